@@ -1,0 +1,41 @@
+import OpenAI from 'openai';
+import { ToolRegistry, type Tool } from '../tools';
+import type { TollgateActivities } from './activity-types';
+import { createCallModel } from './call-model';
+import { createToolActivities } from './tool-activities';
+
+/** Where the model is and which one to use. */
+export interface ModelSettingsFromEnvironment {
+  baseURL?: string;
+  apiKey: string;
+  model: string;
+}
+
+/** Reads `OPENAI_BASE_URL`, `OPENAI_API_KEY` and `TOLLGATE_MODEL`. */
+export function modelSettingsFromEnvironment(
+  environment: NodeJS.ProcessEnv = process.env,
+): ModelSettingsFromEnvironment {
+  return {
+    ...(environment.OPENAI_BASE_URL && { baseURL: environment.OPENAI_BASE_URL }),
+    apiKey: environment.OPENAI_API_KEY || 'tollgate-scripted',
+    model: environment.TOLLGATE_MODEL || 'gpt-4.1-mini',
+  };
+}
+
+/**
+ * The worker's activities for a set of tools and a model endpoint.
+ *
+ * @example
+ * const activities = createActivities({ tools: createWorkspaceTools(), model: modelSettingsFromEnvironment() });
+ */
+export function createActivities(options: {
+  tools: readonly Tool[];
+  model: ModelSettingsFromEnvironment;
+}): TollgateActivities {
+  // Temporal retries model calls with backoff; the client's own retries would multiply them.
+  const client = new OpenAI({ baseURL: options.model.baseURL, apiKey: options.model.apiKey, maxRetries: 0 });
+  return {
+    callModel: createCallModel({ client, defaultModel: options.model.model }),
+    ...createToolActivities(new ToolRegistry(options.tools)),
+  };
+}

@@ -1,0 +1,55 @@
+import type { ModelMessage, PendingToolApproval, ToolResultOutput } from '../protocol';
+
+const maxShown = 400;
+
+function clip(text: string): string {
+  const single = text.replace(/\s+/g, ' ').trim();
+  return single.length > maxShown ? `${single.slice(0, maxShown)}…` : single;
+}
+
+function describeOutput(output: ToolResultOutput): string {
+  switch (output.type) {
+    case 'text':
+      return clip(output.value);
+    case 'json':
+      return clip(JSON.stringify(output.value));
+    case 'error-text':
+      return `error: ${clip(output.value)}`;
+    case 'error-json':
+      return `error: ${clip(JSON.stringify(output.value))}`;
+    case 'execution-denied':
+      return `denied${output.reason ? `: ${clip(output.reason)}` : ''}`;
+  }
+}
+
+/** Lines a person reads for one message of a turn. */
+export function formatMessage(message: ModelMessage): string[] {
+  if (typeof message.content === 'string') return message.role === 'assistant' ? [`assistant: ${message.content}`] : [];
+  if (message.role === 'assistant') {
+    return message.content.flatMap((part) => {
+      if (part.type === 'text') return part.text.trim() ? [`assistant: ${part.text}`] : [];
+      if (part.type === 'tool-call') return [`  → ${part.toolName} ${clip(JSON.stringify(part.input) ?? '')}`];
+      return [];
+    });
+  }
+  if (message.role === 'tool') {
+    return message.content.flatMap((part) => {
+      if (part.type === 'tool-result') {
+        const mark = part.output.type === 'execution-denied' ? '✗' : part.output.type.startsWith('error') ? '!' : '✓';
+        return [`  ${mark} ${part.toolName}: ${describeOutput(part.output)}`];
+      }
+      return [`  ${part.approved ? 'approved' : 'denied'} ${part.approvalId}${part.reason ? ` (${part.reason})` : ''}`];
+    });
+  }
+  return [];
+}
+
+/** Lines that show one pending approval and how to decide it. */
+export function formatPending(approval: PendingToolApproval & { workflowId?: string }): string[] {
+  return [
+    `⏸ ${approval.toolName} ${clip(JSON.stringify(approval.input) ?? '')}`,
+    `    approvalId ${approval.approvalId}${approval.workflowId ? `  (turn ${approval.workflowId})` : ''}`,
+    `    requested ${approval.requestedAt}${approval.expiresAt ? `, expires ${approval.expiresAt}` : ''}`,
+    `    decide:  tollgate approve ${approval.approvalId}   |   tollgate deny ${approval.approvalId} --reason "..."`,
+  ];
+}

@@ -1,0 +1,108 @@
+import { parseArgs } from 'node:util';
+import { isApprovalDecisionError, TollgateClient } from '../client';
+import { decideCommand } from './decide-command';
+import { pendingCommand } from './pending-command';
+import { runCommand } from './run-command';
+
+const usage = `Usage: tollgate <command> [options]
+
+Commands:
+  run "<prompt>"            start an agent turn and follow it until it ends (Ctrl-C leaves it running)
+      --auto-approve          run every tool call without asking (autonomous mode)
+      --max-steps N           most model calls in the turn (default 10)
+      --approval-timeout D    deny approvals nobody decides within D (e.g. 15m, 2h)
+      --tools a,b             only offer these tools
+      --detach                print the turn id and return at once
+  pending                   list approvals waiting for a decision
+      --workflow-id ID        only this turn's
+      --json                  machine-readable output
+  approve <approvalId>      approve a pending tool call
+  deny <approvalId>         deny a pending tool call
+      --reason TEXT           why (the model reads it)
+      --approver NAME         who decides (default: $USER)
+  status <workflowId>       show a turn's state
+
+Connection: TEMPORAL_ADDRESS (default localhost:7233), TEMPORAL_NAMESPACE, TOLLGATE_TASK_QUEUE (default tollgate).`;
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      'auto-approve': { type: 'boolean' },
+      'max-steps': { type: 'string' },
+      'approval-timeout': { type: 'string' },
+      tools: { type: 'string' },
+      detach: { type: 'boolean' },
+      'workflow-id': { type: 'string' },
+      json: { type: 'boolean' },
+      reason: { type: 'string' },
+      approver: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const [command, ...rest] = positionals;
+  if (values.help || !command) {
+    console.log(usage);
+    return;
+  }
+  const tollgate = await TollgateClient.connect();
+  try {
+    switch (command) {
+      case 'run': {
+        const prompt = rest.join(' ').trim();
+        if (!prompt) throw new UsageError('run needs a prompt: tollgate run "write hello to notes.txt"');
+        const maxSteps = values['max-steps'] === undefined ? undefined : Number(values['max-steps']);
+        if (maxSteps !== undefined && !Number.isInteger(maxSteps))
+          throw new UsageError('--max-steps takes a whole number');
+        await runCommand(tollgate, {
+          prompt,
+          autoApprove: values['auto-approve'],
+          maxSteps,
+          approvalTimeout: values['approval-timeout'],
+          tools: values.tools?.split(',').map((name) => name.trim()),
+          workflowId: values['workflow-id'],
+          detach: values.detach,
+        });
+        return;
+      }
+      case 'pending':
+        await pendingCommand(tollgate, { workflowId: values['workflow-id'], json: values.json });
+        return;
+      case 'approve':
+      case 'deny': {
+        const [approvalId] = rest;
+        if (!approvalId) throw new UsageError(`${command} needs an approvalId (see: tollgate pending)`);
+        await decideCommand(tollgate, {
+          approvalId,
+          approved: command === 'approve',
+          reason: values.reason,
+          approver: values.approver ?? process.env.USER ?? 'cli',
+        });
+        return;
+      }
+      case 'status': {
+        const [workflowId] = rest;
+        if (!workflowId) throw new UsageError('status needs a turn id');
+        console.log(JSON.stringify(await tollgate.state(workflowId), null, 2));
+        return;
+      }
+      default:
+        throw new UsageError(`Unknown command "${command}".\n\n${usage}`);
+    }
+  } finally {
+    await tollgate.close();
+  }
+}
+
+class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+main().catch((err) => {
+  if (err instanceof UsageError || isApprovalDecisionError(err) || (err as Error).name === 'TypeError') {
+    console.error(`tollgate: ${(err as Error).message}`);
+    process.exit(2);
+  }
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,7 @@
+export {
+  ApprovalDecisionError,
+  isApprovalDecisionError,
+  type ApprovalDecisionErrorCode,
+} from './approval-decision-error';
+export { defaultTaskQueue, temporalSettingsFromEnvironment, type TemporalSettings } from './temporal-settings';
+export { TollgateClient, type Decision, type PendingApprovalOfTurn } from './tollgate-client';

@@ -1,0 +1,190 @@
+import { Client, Connection, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import { z } from 'zod';
+import {
+  agentTurnInputSchema,
+  toolApprovalDecisionSchema,
+  workflowIdOfApproval,
+  type AgentTurnInput,
+  type AgentTurnState,
+  type PendingToolApproval,
+  type ToolApprovalAuditEntry,
+  type ToolApprovalDecision,
+} from '../protocol';
+import type { agentTurn } from '../workflows/agent-turn';
+import {
+  agentTurnStateQuery,
+  agentTurnWorkflowType,
+  decisionErrorTypes,
+  pendingApprovalsSearchAttribute,
+  pendingToolApprovalsQuery,
+  respondToToolApprovalsUpdate,
+  toolApprovalResponseSignal,
+} from '../workflows/definitions';
+import { ApprovalDecisionError, type ApprovalDecisionErrorCode } from './approval-decision-error';
+import { defaultTaskQueue, temporalSettingsFromEnvironment, type TemporalSettings } from './temporal-settings';
+
+/** A pending approval and the turn it belongs to. */
+export interface PendingApprovalOfTurn extends PendingToolApproval {
+  workflowId: string;
+}
+
+/** A decision without its approvalId, as `decide` takes it. */
+export type Decision = Omit<ToolApprovalDecision, 'approvalId'>;
+
+const codeOfErrorType = Object.fromEntries(
+  Object.entries(decisionErrorTypes).map(([code, type]) => [type, code]),
+) as Record<string, ApprovalDecisionErrorCode>;
+
+/**
+ * Starts turns and decides approvals: the typed client the CLI, the gateway and services use.
+ *
+ * @example
+ * const tollgate = await TollgateClient.connect();
+ * const handle = await tollgate.startTurn({ messages: [{ role: 'user', content: 'run ls' }] });
+ * const [approval] = await tollgate.pending({ workflowId: handle.workflowId });
+ * await tollgate.decide(approval.approvalId, { approved: true, approver: 'ana' });
+ */
+export class TollgateClient {
+  constructor(
+    readonly client: Client,
+    readonly taskQueue: string = defaultTaskQueue,
+    private readonly closeConnection?: () => Promise<void>,
+  ) {}
+
+  /** Connects with the environment's settings (see {@link temporalSettingsFromEnvironment}). */
+  static async connect(settings: TemporalSettings = temporalSettingsFromEnvironment()): Promise<TollgateClient> {
+    const connection = await Connection.connect(settings.connectionOptions as Parameters<typeof Connection.connect>[0]);
+    const client = new Client({ connection, namespace: settings.namespace });
+    return new TollgateClient(client, settings.taskQueue, () => connection.close());
+  }
+
+  /** Closes the connection if this client opened it. */
+  async close(): Promise<void> {
+    await this.closeConnection?.();
+  }
+
+  /** Starts a turn. The input is checked first, so a mistake is reported here and nothing starts. */
+  async startTurn(
+    input: AgentTurnInput,
+    options: { workflowId?: string } = {},
+  ): Promise<WorkflowHandle<typeof agentTurn>> {
+    const parsed = agentTurnInputSchema.safeParse(input);
+    if (!parsed.success) throw new TypeError(`Invalid turn input: ${z.prettifyError(parsed.error)}`);
+    return this.client.workflow.start<typeof agentTurn>(agentTurnWorkflowType, {
+      taskQueue: this.taskQueue,
+      workflowId: options.workflowId ?? `turn-${crypto.randomUUID()}`,
+      args: [parsed.data],
+      typedSearchAttributes: [{ key: pendingApprovalsSearchAttribute, value: [] }],
+      staticSummary: summarise(parsed.data),
+    });
+  }
+
+  /** The handle of an existing turn. */
+  turn(workflowId: string): WorkflowHandle<typeof agentTurn> {
+    return this.client.workflow.getHandle<typeof agentTurn>(workflowId);
+  }
+
+  /** A turn's status, messages so far, pending approvals and audit. */
+  async state(workflowId: string): Promise<AgentTurnState> {
+    return this.turn(workflowId).query(agentTurnStateQuery);
+  }
+
+  /**
+   * Pending approvals of one turn, or of every running turn. Listing every turn goes through
+   * visibility (eventually consistent); each turn's list comes from its own query, so it is exact.
+   */
+  async pending(options: { workflowId?: string } = {}): Promise<PendingApprovalOfTurn[]> {
+    const workflowIds: string[] = [];
+    if (options.workflowId) {
+      workflowIds.push(options.workflowId);
+    } else {
+      const query = `WorkflowType = '${agentTurnWorkflowType}' AND ExecutionStatus = 'Running'`;
+      for await (const execution of this.client.workflow.list({ query })) workflowIds.push(execution.workflowId);
+    }
+    const lists = await Promise.all(
+      workflowIds.map(async (workflowId) => {
+        try {
+          const pending = await this.turn(workflowId).query(pendingToolApprovalsQuery);
+          return pending.map((approval) => ({ ...approval, workflowId }));
+        } catch (error) {
+          // A turn that finished between the listing and the query has nothing pending.
+          if (options.workflowId) throw error;
+          return [];
+        }
+      }),
+    );
+    return lists.flat().sort((first, second) => first.requestedAt.localeCompare(second.requestedAt));
+  }
+
+  /**
+   * The workflow an approvalId belongs to. Tollgate's ids carry their workflow id, so this needs no
+   * visibility query; for foreign ids it falls back to the pending-approvals search attribute.
+   */
+  async workflowIdOf(approvalId: string): Promise<string> {
+    const embedded = workflowIdOfApproval(approvalId);
+    if (embedded) return embedded;
+    const query = `${pendingApprovalsSearchAttribute.name} = '${approvalId.replace(/'/g, "\\'")}'`;
+    for await (const execution of this.client.workflow.list({ query })) return execution.workflowId;
+    throw new ApprovalDecisionError(`Unknown approvalId "${approvalId}".`, 'unknown-approval', approvalId, undefined);
+  }
+
+  /**
+   * Decides one approval through the validated update: resolves to the recorded decision, or
+   * rejects with an {@link ApprovalDecisionError} (unknown, conflicting, expired, turn closed).
+   */
+  async decide(approvalId: string, decision: Decision): Promise<ToolApprovalAuditEntry> {
+    const workflowId = await this.workflowIdOf(approvalId);
+    const [recorded] = await this.decideMany(workflowId, [{ ...decision, approvalId }]);
+    return recorded as ToolApprovalAuditEntry;
+  }
+
+  /** Decides several approvals of one turn at once; all are applied or none. */
+  async decideMany(workflowId: string, responses: ToolApprovalDecision[]): Promise<ToolApprovalAuditEntry[]> {
+    const approvalId = responses.length === 1 ? responses[0]?.approvalId : undefined;
+    try {
+      return await this.turn(workflowId).executeUpdate(respondToToolApprovalsUpdate, { args: [{ responses }] });
+    } catch (error) {
+      throw toDecisionError(error, approvalId, workflowId);
+    }
+  }
+
+  /** Sends a decision as the fire-and-forget signal (what a bot in another language would do). */
+  async sendDecision(approvalId: string, decision: Decision): Promise<void> {
+    const payload = toolApprovalDecisionSchema.parse({ ...decision, approvalId });
+    const workflowId = await this.workflowIdOf(approvalId);
+    try {
+      await this.turn(workflowId).signal(toolApprovalResponseSignal, payload);
+    } catch (error) {
+      throw toDecisionError(error, approvalId, workflowId);
+    }
+  }
+}
+
+function toDecisionError(error: unknown, approvalId: string | undefined, workflowId: string): Error {
+  if (error instanceof WorkflowUpdateFailedError) {
+    const cause = error.cause as { type?: string; message?: string } | undefined;
+    const code = (cause?.type && codeOfErrorType[cause.type]) || 'invalid';
+    return new ApprovalDecisionError(cause?.message ?? error.message, code, approvalId, workflowId);
+  }
+  const name = (error as Error | undefined)?.name;
+  const message = (error as Error | undefined)?.message ?? String(error);
+  if (
+    name === 'WorkflowNotFoundError' ||
+    /not found|already completed|workflow execution.*(closed|completed)/i.test(message)
+  ) {
+    return new ApprovalDecisionError(
+      `Turn "${workflowId}" is not waiting for decisions (${message}).`,
+      'turn-closed',
+      approvalId,
+      workflowId,
+    );
+  }
+  return error as Error;
+}
+
+function summarise(input: AgentTurnInput): string {
+  const last = input.messages.findLast((message) => message.role === 'user');
+  const content = last?.content;
+  const text = typeof content === 'string' ? content : (content ?? []).map((part) => part.text).join('');
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}

@@ -1,0 +1,4 @@
+import { pendingApprovalsSearchAttribute } from '../workflows/definitions';
+
+/** Search attributes a Tollgate namespace needs, in the form `temporal server start-dev --search-attribute` takes. */
+export const tollgateSearchAttributes = { [pendingApprovalsSearchAttribute.name]: 'KeywordList' } as const;

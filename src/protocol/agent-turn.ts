@@ -1,0 +1,58 @@
+import { z } from 'zod';
+import { durationSchema } from './duration';
+import { modelMessageSchema, type ModelMessage } from './model-message';
+import type { IgnoredToolApprovalDecision, PendingToolApproval, ToolApprovalAuditEntry } from './tool-approval';
+
+/** Settings passed to the model on every step. */
+export const modelSettingsSchema = z.strictObject({
+  /** Model name; defaults to `TOLLGATE_MODEL` on the worker. */
+  model: z.string().min(1).optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  maxOutputTokens: z.number().int().positive().optional(),
+});
+export type ModelSettings = z.infer<typeof modelSettingsSchema>;
+
+/** The input of the `agentTurn` workflow. */
+export const agentTurnInputSchema = z.strictObject({
+  /** The conversation so far, ending with the user's message. */
+  messages: z.array(modelMessageSchema).min(1),
+  /** Names of the worker's tools the model may call; all of them when absent. */
+  tools: z.array(z.string().min(1)).optional(),
+  /** Autonomous ("heartbeat") mode: run every call without asking; the audit records it. */
+  autoApprove: z.boolean().optional(),
+  /** Most model calls in the turn (default 10). */
+  maxSteps: z.number().int().min(1).max(1000).optional(),
+  /** How long an approval may wait before it is denied as expired; no limit when absent. */
+  approvalTimeout: durationSchema.optional(),
+  /** Model name and sampling settings. */
+  model: modelSettingsSchema.optional(),
+  /** Who started the turn, for the audit. */
+  requester: z.string().min(1).optional(),
+});
+export type AgentTurnInput = z.infer<typeof agentTurnInputSchema>;
+
+/** Where a turn is. */
+export type AgentTurnStatus = 'running' | 'awaiting-approval' | 'completed' | 'max-steps-reached';
+
+/** What a finished turn returns. */
+export interface AgentTurnResult {
+  /** `completed` when the model answered without tool calls; `max-steps-reached` otherwise. */
+  status: Extract<AgentTurnStatus, 'completed' | 'max-steps-reached'>;
+  /** The messages the turn added (assistant and tool messages), to append to the conversation. */
+  messages: ModelMessage[];
+  /** The model's final text. */
+  text: string;
+  /** Model calls made. */
+  steps: number;
+  /** Every approval of the turn: what was asked and what was decided. */
+  audit: ToolApprovalAuditEntry[];
+  /** Decisions that arrived by signal and were not applied (conflicting, unknown, late). */
+  ignoredDecisions: IgnoredToolApprovalDecision[];
+}
+
+/** A running turn as the `agentTurnState` query shows it. */
+export interface AgentTurnState extends Omit<AgentTurnResult, 'status'> {
+  status: AgentTurnStatus;
+  /** Approvals still waiting for a decision. */
+  pending: PendingToolApproval[];
+}

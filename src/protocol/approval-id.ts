@@ -1,0 +1,62 @@
+// An approvalId carries its workflow id, so a bare id can be routed to its workflow without a
+// visibility query (visibility is eventually consistent). Format: `<base64url(workflowId)>.<uuid>`.
+
+const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+function utf8Bytes(text: string): number[] {
+  const bytes: number[] = [];
+  for (const char of text) {
+    const code = char.codePointAt(0) ?? 0;
+    if (code < 0x80) bytes.push(code);
+    else if (code < 0x800) bytes.push(0xc0 | (code >> 6), 0x80 | (code & 0x3f));
+    else if (code < 0x10000) bytes.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
+    else
+      bytes.push(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 0x3f), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f));
+  }
+  return bytes;
+}
+
+function base64UrlEncode(text: string): string {
+  const bytes = utf8Bytes(text);
+  let out = '';
+  for (let index = 0; index < bytes.length; index += 3) {
+    const chunk = ((bytes[index] ?? 0) << 16) | ((bytes[index + 1] ?? 0) << 8) | (bytes[index + 2] ?? 0);
+    const available = Math.min(3, bytes.length - index);
+    for (let sextet = 0; sextet <= available; sextet++) out += alphabet[(chunk >> (18 - 6 * sextet)) & 0x3f];
+  }
+  return out;
+}
+
+function base64UrlDecode(encoded: string): string | undefined {
+  const bytes: number[] = [];
+  let buffer = 0;
+  let bits = 0;
+  for (const char of encoded) {
+    const value = alphabet.indexOf(char);
+    if (value < 0) return undefined;
+    buffer = (buffer << 6) | value;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes.push((buffer >> bits) & 0xff);
+    }
+  }
+  try {
+    return decodeURIComponent(bytes.map((byte) => '%' + byte.toString(16).padStart(2, '0')).join(''));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Builds an approvalId that names its workflow. `unique` comes from the workflow's `uuid4()`. */
+export function formatApprovalId(workflowId: string, unique: string): string {
+  return `${base64UrlEncode(workflowId)}.${unique}`;
+}
+
+/** The workflow id inside an approvalId made by {@link formatApprovalId}, or undefined for any other id. */
+export function workflowIdOfApproval(approvalId: string): string | undefined {
+  const separator = approvalId.lastIndexOf('.');
+  if (separator <= 0 || separator === approvalId.length - 1) return undefined;
+  const workflowId = base64UrlDecode(approvalId.slice(0, separator));
+  return workflowId === undefined || workflowId.length === 0 ? undefined : workflowId;
+}

@@ -1,0 +1,52 @@
+export {
+  agentTurnInputSchema,
+  modelSettingsSchema,
+  type AgentTurnInput,
+  type AgentTurnResult,
+  type AgentTurnState,
+  type AgentTurnStatus,
+  type ModelSettings,
+} from './agent-turn';
+export { durationSchema, durationToMilliseconds, type Duration } from './duration';
+export { formatApprovalId, workflowIdOfApproval } from './approval-id';
+export {
+  textPartSchema,
+  toolApprovalRequestPartSchema,
+  toolApprovalResponsePartSchema,
+  toolCallPartSchema,
+  toolResultPartSchema,
+  type TextPart,
+  type ToolApprovalRequestPart,
+  type ToolApprovalResponsePart,
+  type ToolCallPart,
+  type ToolResultPart,
+} from './message-parts';
+export {
+  assistantContentPartSchema,
+  assistantMessageSchema,
+  modelMessageSchema,
+  systemMessageSchema,
+  toolContentPartSchema,
+  toolMessageSchema,
+  userMessageSchema,
+  type AssistantContentPart,
+  type AssistantMessage,
+  type ModelMessage,
+  type SystemMessage,
+  type ToolContentPart,
+  type ToolMessage,
+  type UserMessage,
+} from './model-message';
+export {
+  respondToToolApprovalsInputSchema,
+  toolApprovalDecisionSchema,
+  type ApprovalOutcome,
+  type DecisionChannel,
+  type IgnoredDecisionCause,
+  type IgnoredToolApprovalDecision,
+  type PendingToolApproval,
+  type RespondToToolApprovalsInput,
+  type ToolApprovalAuditEntry,
+  type ToolApprovalDecision,
+} from './tool-approval';
+export { errorText, executionDenied, toolResultOutputSchema, type ToolResultOutput } from './tool-result-output';

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import {
+  textPartSchema,
+  toolApprovalRequestPartSchema,
+  toolApprovalResponsePartSchema,
+  toolCallPartSchema,
+  toolResultPartSchema,
+} from './message-parts';
+
+/** Instructions for the model. */
+export const systemMessageSchema = z.object({ role: z.literal('system'), content: z.string() });
+export type SystemMessage = z.infer<typeof systemMessageSchema>;
+
+/** What the person asked. */
+export const userMessageSchema = z.object({
+  role: z.literal('user'),
+  content: z.union([z.string(), z.array(textPartSchema)]),
+});
+export type UserMessage = z.infer<typeof userMessageSchema>;
+
+/** One assistant part: text, a tool call, or a request for approval of a tool call. */
+export const assistantContentPartSchema = z.discriminatedUnion('type', [
+  textPartSchema,
+  toolCallPartSchema,
+  toolApprovalRequestPartSchema,
+]);
+export type AssistantContentPart = z.infer<typeof assistantContentPartSchema>;
+
+/** What the model said in one step, with any approval requests Tollgate added. */
+export const assistantMessageSchema = z.object({
+  role: z.literal('assistant'),
+  content: z.union([z.string(), z.array(assistantContentPartSchema)]),
+});
+export type AssistantMessage = z.infer<typeof assistantMessageSchema>;
+
+/** One tool message part: a result or a recorded decision. */
+export const toolContentPartSchema = z.discriminatedUnion('type', [
+  toolResultPartSchema,
+  toolApprovalResponsePartSchema,
+]);
+export type ToolContentPart = z.infer<typeof toolContentPartSchema>;
+
+/** The decisions and results of one step's tool calls. */
+export const toolMessageSchema = z.object({ role: z.literal('tool'), content: z.array(toolContentPartSchema) });
+export type ToolMessage = z.infer<typeof toolMessageSchema>;
+
+/** A message in the AI SDK v6 `ModelMessage` shape. */
+export const modelMessageSchema = z.discriminatedUnion('role', [
+  systemMessageSchema,
+  userMessageSchema,
+  assistantMessageSchema,
+  toolMessageSchema,
+]);
+export type ModelMessage = z.infer<typeof modelMessageSchema>;

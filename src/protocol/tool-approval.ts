@@ -1,0 +1,76 @@
+import { z } from 'zod';
+
+/**
+ * One decision on one approval, as a bot or a person sends it.
+ * Strict: an unknown key is a mistake worth reporting, not something to drop silently.
+ */
+export const toolApprovalDecisionSchema = z.strictObject({
+  /** The id from the `tool-approval-request` part. */
+  approvalId: z.string().min(1),
+  /** `true` lets the call run; `false` turns it into an `execution-denied` result. */
+  approved: z.boolean(),
+  /** Why; the model reads it when the call is denied. */
+  reason: z.string().max(2000).optional(),
+  /** Who decided (a user id, an email address, a bot name). */
+  approver: z.string().min(1).max(200).optional(),
+});
+export type ToolApprovalDecision = z.infer<typeof toolApprovalDecisionSchema>;
+
+/** The input of the `respondToToolApprovals` update: several decisions at once. */
+export const respondToToolApprovalsInputSchema = z.strictObject({
+  responses: z.array(toolApprovalDecisionSchema).min(1).max(100),
+});
+export type RespondToToolApprovalsInput = z.infer<typeof respondToToolApprovalsInputSchema>;
+
+/** A tool call waiting for a decision, as the `pendingToolApprovals` query lists it. */
+export interface PendingToolApproval {
+  /** Key for the decision. */
+  approvalId: string;
+  /** The tool call it guards. */
+  toolCallId: string;
+  /** The tool the model wants to run. */
+  toolName: string;
+  /** The arguments the model sent (already validated against the tool's schema). */
+  input: unknown;
+  /** When the request was made (ISO 8601). */
+  requestedAt: string;
+  /** When it expires and is denied (ISO 8601), if the turn set an `approvalTimeout`. */
+  expiresAt?: string;
+  /** The model step (1-based) that made the call. */
+  step: number;
+}
+
+/** The outcome of an approval: decided by someone, or expired. */
+export type ApprovalOutcome = 'approved' | 'denied' | 'expired';
+
+/** How a decision reached the workflow. */
+export type DecisionChannel = 'signal' | 'update' | 'timeout' | 'auto-approve';
+
+/** One line of a turn's approval audit: what was asked, what was decided, by whom, when and how. */
+export interface ToolApprovalAuditEntry extends PendingToolApproval {
+  /** What was decided. */
+  decision: ApprovalOutcome;
+  /** The reason given with the decision, or why it expired. */
+  reason?: string;
+  /** Who decided; `auto-approve` for an autonomous run, absent when nobody said. */
+  approver?: string;
+  /** When the decision was recorded (ISO 8601). */
+  decidedAt: string;
+  /** How the decision arrived. */
+  via: DecisionChannel;
+}
+
+/** Why a decision was not applied. */
+export type IgnoredDecisionCause = 'conflict' | 'unknown-approval' | 'expired' | 'invalid';
+
+/** A decision that arrived by signal and was not applied; kept so nothing sent is lost. */
+export interface IgnoredToolApprovalDecision {
+  /** What was sent (as far as it could be read). */
+  received: unknown;
+  /** Why it was not applied. */
+  cause: IgnoredDecisionCause;
+  /** A sentence a person can read. */
+  message: string;
+  /** When it arrived (ISO 8601). */
+  receivedAt: string;
+}

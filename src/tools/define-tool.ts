@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { resolveApprovalRequirement, type ApprovalMode, type NeedsApproval } from './resolve-approval-requirement';
+
+/** What a tool's `execute` gets besides its input. */
+export interface ToolExecutionContext {
+  /** The id of the call being run. */
+  toolCallId: string;
+  /** Aborted when the activity is cancelled or times out. */
+  abortSignal: AbortSignal;
+  /** Tells Temporal a long tool is still alive. */
+  heartbeat: (details?: unknown) => void;
+}
+
+/** What a tool author writes. */
+export interface ToolDefinition<Schema extends z.ZodType> {
+  /** The name the model calls; letters, digits, `_` and `-`, at most 64. */
+  name: string;
+  /** What the tool does, for the model. */
+  description: string;
+  /** Validates the model's arguments; also rendered as the JSON Schema the model sees. */
+  inputSchema: Schema;
+  /** Whether a person must approve a call: a flag, or a function of the call (it runs in an activity). */
+  needsApproval?: NeedsApproval<z.infer<Schema>>;
+  /** Microsoft Agent Framework's spelling of `needsApproval`; default `never_require`. */
+  approvalMode?: ApprovalMode;
+  /** Runs the call. A string becomes a `text` output, anything else `json`; a throw becomes `error-text`. */
+  execute: (input: z.infer<Schema>, context: ToolExecutionContext) => unknown;
+}
+
+/** A tool as the worker registers it, with its approval rule resolved. */
+export interface Tool {
+  name: string;
+  description: string;
+  inputSchema: z.ZodType;
+  /** Normalised from `needsApproval` / `approvalMode`. */
+  needsApproval: NeedsApproval<unknown>;
+  execute: (input: unknown, context: ToolExecutionContext) => unknown;
+}
+
+const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/**
+ * Defines a tool the agent may call.
+ *
+ * @example
+ * const deploy = defineTool({
+ *   name: 'deploy',
+ *   description: 'Deploy a service',
+ *   inputSchema: z.object({ service: z.string() }),
+ *   needsApproval: true,
+ *   execute: async ({ service }) => `deployed ${service}`,
+ * });
+ */
+export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<Schema>): Tool {
+  if (!toolNamePattern.test(definition.name)) {
+    throw new TypeError(
+      `Tool name "${definition.name}" is invalid: use 1 to 64 letters, digits, "_" or "-" (the model calls it by name).`,
+    );
+  }
+  if (!(definition.inputSchema instanceof z.ZodType)) {
+    throw new TypeError(`Tool "${definition.name}" needs a zod inputSchema.`);
+  }
+  return {
+    name: definition.name,
+    description: definition.description,
+    inputSchema: definition.inputSchema,
+    needsApproval: resolveApprovalRequirement(definition) as NeedsApproval<unknown>,
+    execute: definition.execute as Tool['execute'],
+  };
+}

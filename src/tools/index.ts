@@ -1,0 +1,10 @@
+export { defineTool, type Tool, type ToolDefinition, type ToolExecutionContext } from './define-tool';
+export {
+  approvalRequirementOf,
+  resolveApprovalRequirement,
+  type ApprovalMode,
+  type ApprovalRequirement,
+  type NeedsApproval,
+  type NeedsApprovalContext,
+} from './resolve-approval-requirement';
+export { ToolRegistry, type ToolManifestEntry } from './tool-registry';

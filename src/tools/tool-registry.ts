@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import type { Tool } from './define-tool';
+import { approvalRequirementOf, type ApprovalRequirement } from './resolve-approval-requirement';
+
+/** What the workflow and the model need to know about a tool, with no code in it. */
+export interface ToolManifestEntry {
+  name: string;
+  description: string;
+  /** JSON Schema of the input, as the model sees it. */
+  parameters: Record<string, unknown>;
+  approval: ApprovalRequirement;
+}
+
+/** The worker's tools by name. */
+export class ToolRegistry {
+  private readonly tools = new Map<string, Tool>();
+
+  constructor(tools: readonly Tool[]) {
+    for (const tool of tools) {
+      if (this.tools.has(tool.name))
+        throw new TypeError(`Two tools are named "${tool.name}"; tool names must be unique.`);
+      this.tools.set(tool.name, tool);
+    }
+  }
+
+  /** The tool called `name`, or undefined. */
+  get(name: string): Tool | undefined {
+    return this.tools.get(name);
+  }
+
+  /** All tool names, in registration order. */
+  names(): string[] {
+    return [...this.tools.keys()];
+  }
+
+  /** The manifest of the named tools (all when `names` is absent); an unknown name is an error. */
+  manifest(names?: readonly string[]): ToolManifestEntry[] {
+    const selected = names ?? this.names();
+    const unknown = selected.filter((name) => !this.tools.has(name));
+    if (unknown.length > 0) {
+      throw new TypeError(
+        `Unknown tool${unknown.length > 1 ? 's' : ''} ${unknown.map((name) => `"${name}"`).join(', ')}; ` +
+          `this worker has ${
+            this.names()
+              .map((name) => `"${name}"`)
+              .join(', ') || 'no tools'
+          }.`,
+      );
+    }
+    return selected.map((name) => {
+      const tool = this.tools.get(name) as Tool;
+      return {
+        name: tool.name,
+        description: tool.description,
+        parameters: toJsonSchema(tool.inputSchema),
+        approval: approvalRequirementOf(tool.needsApproval as never),
+      };
+    });
+  }
+}
+
+function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _ignored, ...jsonSchema } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
+  return jsonSchema;
+}

@@ -1,0 +1,75 @@
+import fs from 'node:fs/promises';
+import { z } from 'zod';
+import { defineTool, type Tool } from '../define-tool';
+import { joinLinesWithin } from './cap-text';
+import { globToRegExp } from './glob-pattern';
+import { describeFileError } from './read-text-file';
+import { walkFiles } from './walk-files';
+import type { WorkspaceSettings } from './workspace-settings';
+import { workspacePath, workspaceRelativePath } from './workspace-path';
+
+/** The most paths `glob` returns; past this the model should narrow its pattern rather than page. */
+export const maxGlobResults = 500;
+
+const globInput = z.object({
+  pattern: z.string().min(1).describe('Glob such as "**/*.ts" or "src/*.{js,json}", relative to path.'),
+  path: z.string().default('.').describe('Folder to search in, relative to the workspace. Default: the workspace.'),
+});
+
+/** `glob`: the files in the workspace whose paths match a pattern. */
+export function createGlobTool(settings: WorkspaceSettings): Tool {
+  return defineTool({
+    name: 'glob',
+    description:
+      'Find files by path pattern. "**" matches any number of folders, "*" any characters but "/", "?" one ' +
+      'character, "{a,b}" either. The pattern is matched against paths relative to path ("*.ts" only matches at ' +
+      'its top level; use "**/*.ts" for any depth). Returns the matching file paths relative to the workspace, ' +
+      `one per line, sorted, at most ${maxGlobResults}. Skips node_modules and .git.`,
+    inputSchema: globInput,
+    needsApproval: false,
+    execute: async (input) => {
+      const folder = workspacePath(settings.root, input.path);
+      const shownFolder = workspaceRelativePath(settings.root, folder);
+      const matcher = globToRegExp(normalisePattern(input.pattern));
+      await requireFolder(folder, shownFolder);
+      const matches: string[] = [];
+      let capped = false;
+      for await (const relative of walkFiles(folder)) {
+        if (!matcher.test(relative)) continue;
+        if (matches.length === maxGlobResults) {
+          capped = true;
+          break;
+        }
+        matches.push(workspaceRelativePath(settings.root, `${folder}/${relative}`));
+      }
+      if (matches.length === 0)
+        return `[No files match "${input.pattern}" under "${shownFolder}"; try another pattern or path.]`;
+      matches.sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
+      const listing = joinLinesWithin(matches, settings.maxOutputBytes);
+      if (!capped && listing.count === matches.length) return listing.text;
+      return (
+        `${listing.text}\n[Capped: showing ${listing.count} files${capped ? '' : ` of ${matches.length}`}; ` +
+        'use a narrower pattern or path to see the rest.]'
+      );
+    },
+  });
+}
+
+function normalisePattern(pattern: string): string {
+  if (pattern.startsWith('/')) {
+    throw new Error(`Glob "${pattern}" is absolute; give a pattern relative to path, such as "**/*.ts".`);
+  }
+  return pattern.replace(/^(\.\/)+/, '');
+}
+
+async function requireFolder(folder: string, shownFolder: string): Promise<void> {
+  let stats;
+  try {
+    stats = await fs.stat(folder);
+  } catch (error) {
+    throw new Error(describeFileError(error, shownFolder));
+  }
+  if (!stats.isDirectory()) {
+    throw new Error(`"${shownFolder}" is a file, not a folder; give glob a folder as path.`);
+  }
+}

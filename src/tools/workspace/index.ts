@@ -1,0 +1,10 @@
+export { createWorkspaceTools } from './create-workspace-tools';
+export { defaultWorkspaceFolder, resolveWorkspaceRoot } from './resolve-workspace-root';
+export { workspacePath, workspaceRelativePath } from './workspace-path';
+export {
+  defaultBashTimeoutMs,
+  defaultMaxOutputBytes,
+  type WorkspaceSettings,
+  type WorkspaceToolsOptions,
+} from './workspace-settings';
+export { type CommandResult } from './run-command';

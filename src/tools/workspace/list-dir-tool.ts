@@ -1,0 +1,59 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { defineTool, type Tool } from '../define-tool';
+import { joinLinesWithin } from './cap-text';
+import { describeFileError } from './read-text-file';
+import type { WorkspaceSettings } from './workspace-settings';
+import { workspacePath, workspaceRelativePath } from './workspace-path';
+
+const listDirInput = z.object({
+  path: z.string().default('.').describe('Folder to list, relative to the workspace. Default: the workspace itself.'),
+});
+
+/** `listDir`: the entries of one folder in the workspace. */
+export function createListDirTool(settings: WorkspaceSettings): Tool {
+  return defineTool({
+    name: 'listDir',
+    description:
+      'List the entries of a folder in the workspace, one per line, sorted; folders end with "/". ' +
+      'Not recursive: use glob to find files at any depth.',
+    inputSchema: listDirInput,
+    needsApproval: false,
+    execute: async (input) => {
+      const target = workspacePath(settings.root, input.path);
+      const shownPath = workspaceRelativePath(settings.root, target);
+      let entries;
+      try {
+        entries = await fs.readdir(target, { withFileTypes: true });
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') {
+          throw new Error(`"${shownPath}" is a file, not a folder; use readFile to read it.`);
+        }
+        throw new Error(describeFileError(error, shownPath));
+      }
+      if (entries.length === 0) return `[Folder "${shownPath}" is empty.]`;
+      const names = await Promise.all(
+        entries.map(async (entry) => ((await isFolder(entry, target)) ? `${entry.name}/` : entry.name)),
+      );
+      names.sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
+      const listing = joinLinesWithin(names, settings.maxOutputBytes);
+      if (listing.count === names.length) return listing.text;
+      return (
+        `${listing.text}\n[Listing capped at ${settings.maxOutputBytes} bytes: ${listing.count} of ${names.length} ` +
+        'entries shown; use glob to narrow it down.]'
+      );
+    },
+  });
+}
+
+/** A folder, or a link to one: shown with `/` so the model knows it can list it. */
+async function isFolder(entry: { name: string; isDirectory(): boolean; isSymbolicLink(): boolean }, parent: string) {
+  if (entry.isDirectory()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  try {
+    return (await fs.stat(path.join(parent, entry.name))).isDirectory();
+  } catch {
+    return false;
+  }
+}

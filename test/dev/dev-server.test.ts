@@ -1,0 +1,166 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Connection } from '@temporalio/client';
+import { temporal } from '@temporalio/proto';
+import { startDevServer, type DevServer } from '../../src/dev/dev-server';
+import { isDevServerError } from '../../src/dev/dev-server-error';
+import { findFreePort } from '../../src/dev/ports';
+import { resolveTemporalCli } from '../../src/dev/temporal-cli';
+import { connectIfRunning } from '../../src/dev/temporal-server-probe';
+
+const keywordList = temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST;
+const servers: DevServer[] = [];
+const folders: string[] = [];
+
+async function start(options: Parameters<typeof startDevServer>[0]): Promise<DevServer> {
+  const server = await startDevServer(options);
+  servers.push(server);
+  return server;
+}
+
+async function withConnection<T>(address: string, use: (connection: Connection) => Promise<T>): Promise<T> {
+  const connection = await Connection.connect({ address });
+  try {
+    return await use(connection);
+  } finally {
+    await connection.close();
+  }
+}
+
+function temporaryFolder(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'tollgate-dev-server-'));
+  folders.push(folder);
+  return folder;
+}
+
+beforeAll(async () => {
+  // Found (or installed) once, so the tests below time only the server.
+  await resolveTemporalCli();
+}, 600_000);
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.stop()));
+});
+
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+describe('startDevServer', () => {
+  it('starts a server on a SQLite file with the namespace and a KeywordList search attribute ready', async () => {
+    const dbFilename = join(temporaryFolder(), 'not', 'yet', 'there', 'temporal.db');
+
+    const server = await start({
+      dbFilename,
+      namespace: 'tollgate-test',
+      searchAttributes: { TollgateTestTools: 'KeywordList' },
+    });
+
+    expect(server.address).toBe(`127.0.0.1:${server.port}`);
+    expect(server.namespace).toBe('tollgate-test');
+    expect(server.uiUrl).toBeUndefined();
+    expect(existsSync(dbFilename)).toBe(true);
+    await withConnection(server.address, async (connection) => {
+      const described = await connection.workflowService.describeNamespace({ namespace: 'tollgate-test' });
+      expect(described.namespaceInfo?.name).toBe('tollgate-test');
+      const listed = await connection.operatorService.listSearchAttributes({ namespace: 'tollgate-test' });
+      expect(listed.customAttributes?.TollgateTestTools).toBe(keywordList);
+    });
+  });
+
+  it('keeps its state when stopped and started again on the same database file and port', async () => {
+    const dbFilename = join(temporaryFolder(), 'temporal.db');
+    const first = await start({ dbFilename, searchAttributes: { TollgateTestTools: 'KeywordList' } });
+    await withConnection(first.address, (connection) =>
+      connection.workflowService.registerNamespace({
+        namespace: 'registered-before-restart',
+        workflowExecutionRetentionPeriod: { seconds: 86_400 },
+      }),
+    );
+
+    await first.stop();
+    expect(await connectIfRunning(first.address)).toBe(false);
+    const second = await start({
+      dbFilename,
+      port: first.port,
+      searchAttributes: { TollgateTestTools: 'KeywordList' },
+    });
+
+    expect(second.address).toBe(first.address);
+    await withConnection(second.address, async (connection) => {
+      const described = await connection.workflowService.describeNamespace({ namespace: 'registered-before-restart' });
+      expect(described.namespaceInfo?.name).toBe('registered-before-restart');
+    });
+  });
+
+  it('comes back on the same database file and port after the server is killed with SIGKILL', async () => {
+    const dbFilename = join(temporaryFolder(), 'temporal.db');
+    const first = await start({ dbFilename, namespace: 'survives-a-crash' });
+
+    await first.kill();
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    const second = await start({ dbFilename, port: first.port });
+
+    expect(second.pid).not.toBe(first.pid);
+    expect(await connectIfRunning(second.address, { namespace: 'survives-a-crash' })).toBe(true);
+  });
+
+  it('refuses a port a running Temporal server already uses, and says so', async () => {
+    const running = await start({});
+
+    const failure = await startDevServer({ port: running.port }).catch((error: unknown) => error);
+
+    expect(isDevServerError(failure)).toBe(true);
+    expect((failure as Error).message).toContain(
+      `gRPC port ${running.address} is already in use by a running Temporal server`,
+    );
+  });
+
+  it('refuses a port another program listens on, and says so', async () => {
+    const port = await findFreePort('127.0.0.1');
+    const squatter: Server = createServer();
+    await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+    try {
+      const failure = await startDevServer({ port }).catch((error: unknown) => error);
+
+      expect(isDevServerError(failure)).toBe(true);
+      expect((failure as Error).message).toContain(`gRPC port 127.0.0.1:${port} is already in use by another program`);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  });
+
+  it('serves the Web UI on the port it was given', async () => {
+    const uiPort = await findFreePort('127.0.0.1');
+
+    const server = await start({ uiPort });
+
+    expect(server.uiUrl).toBe(`http://127.0.0.1:${uiPort}`);
+    const response = await fetch(server.uiUrl as string);
+    expect(response.status).toBe(200);
+  });
+
+  it('sends the server output to the log and stops for good', async () => {
+    const lines: string[] = [];
+    const server = await start({ log: (line) => lines.push(line) });
+
+    await server.stop();
+    await server.stop();
+
+    expect(lines).toContainEqual(expect.stringMatching(/^Temporal Server: +\S+:\d+/));
+    expect(lines).toContainEqual(expect.stringMatching(/^Temporal dev server ready at 127\.0\.0\.1:\d+ in [\d.]+s/));
+    expect(await server.exited).toMatchObject({ code: 0 });
+    expect(await connectIfRunning(server.address)).toBe(false);
+  });
+});
+
+describe('connectIfRunning', () => {
+  it('answers false at once where no server listens', async () => {
+    const startedAt = Date.now();
+
+    expect(await connectIfRunning(`127.0.0.1:${await findFreePort('127.0.0.1')}`)).toBe(false);
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
+  });
+});

@@ -1,0 +1,29 @@
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { startDevServer } from '../../src/dev/dev-server';
+import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
+
+// One dev server and one workflow bundle for the whole run: starting and bundling are the slow parts.
+export default async function globalSetup(): Promise<void> {
+  const folder = path.resolve(__dirname, '../../.tollgate/test');
+  mkdirSync(folder, { recursive: true });
+  const [server, bundle] = await Promise.all([
+    startDevServer({ searchAttributes: tollgateSearchAttributes, log: (line) => process.stderr.write(`${line}\n`) }),
+    bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quietLogger }),
+  ]);
+  const bundlePath = path.join(folder, 'workflow-bundle.js');
+  writeFileSync(bundlePath, bundle.code);
+  process.env.TOLLGATE_TEST_TEMPORAL_ADDRESS = server.address;
+  process.env.TOLLGATE_TEST_WORKFLOW_BUNDLE = bundlePath;
+  (globalThis as { tollgateTestServer?: { stop(): Promise<void> } }).tollgateTestServer = server;
+}
+
+const quietLogger = {
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => console.warn(message),
+  error: (message: string) => console.error(message),
+  log: () => undefined,
+};

@@ -1,0 +1,128 @@
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { randomUUID } from 'node:crypto';
+import { TollgateClient } from '../../src/client';
+import { startModelServer, type ModelServer } from '../../src/dev/model-server';
+import type { Tool } from '../../src/tools';
+import { createTollgateWorker } from '../../src/worker';
+
+/** A Tollgate set-up for one test file: the shared dev server, a task queue of its own, a scripted model. */
+export interface TestEnvironment {
+  address: string;
+  taskQueue: string;
+  client: Client;
+  tollgate: TollgateClient;
+  model: ModelServer;
+  /** Starts an in-process worker for `tools` (the set-up starts one). */
+  startWorker(): Promise<void>;
+  /** Shuts the in-process worker down gracefully. */
+  stopWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function temporalAddress(): string {
+  const address = process.env.TOLLGATE_TEST_TEMPORAL_ADDRESS;
+  if (!address)
+    throw new Error(
+      'TOLLGATE_TEST_TEMPORAL_ADDRESS is not set: run the tests with jest, whose global setup starts Temporal.',
+    );
+  return address;
+}
+
+export function workflowBundlePath(): string {
+  const bundle = process.env.TOLLGATE_TEST_WORKFLOW_BUNDLE;
+  if (!bundle) throw new Error('TOLLGATE_TEST_WORKFLOW_BUNDLE is not set: run the tests with jest.');
+  return bundle;
+}
+
+export async function createTestEnvironment(options: {
+  tools: Tool[];
+  startWorker?: boolean;
+}): Promise<TestEnvironment> {
+  const address = temporalAddress();
+  const connection = await Connection.connect({ address });
+  const client = new Client({ connection });
+  const taskQueue = `test-${randomUUID()}`;
+  const model = await startModelServer();
+  const nativeConnection = await NativeConnection.connect({ address });
+  let running: { worker: Worker; done: Promise<void> } | undefined;
+
+  const environment: TestEnvironment = {
+    address,
+    taskQueue,
+    client,
+    tollgate: new TollgateClient(client, taskQueue),
+    model,
+    async startWorker() {
+      if (running) return;
+      const worker = await createTollgateWorker({
+        connection: nativeConnection,
+        taskQueue,
+        tools: options.tools,
+        model: { baseURL: model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },
+        workflowBundle: { codePath: workflowBundlePath() },
+        workerOptions: { shutdownGraceTime: '1s' },
+      });
+      running = { worker, done: worker.run() };
+    },
+    async stopWorker() {
+      if (!running) return;
+      const { worker, done } = running;
+      running = undefined;
+      worker.shutdown();
+      await done;
+    },
+    async close() {
+      await environment.stopWorker();
+      await model.close();
+      await nativeConnection.close();
+      await connection.close();
+    },
+  };
+  if (options.startWorker !== false) await environment.startWorker();
+  return environment;
+}
+
+let markerCount = 0;
+
+/** A unique tag for one test's prompt, so its scripted replies cannot be taken by another turn. */
+export function uniqueMarker(): string {
+  markerCount += 1;
+  return `[case-${markerCount}-${randomUUID().slice(0, 8)}]`;
+}
+
+/** Polls `read` until `accept` holds, or fails with what was last seen. */
+export async function waitFor<T>(
+  read: () => Promise<T>,
+  accept: (value: T) => boolean,
+  timeoutMs = 15_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T | undefined;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    try {
+      last = await read();
+      if (accept(last)) return last;
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(
+    `Timed out; last value: ${JSON.stringify(last)}${lastError ? `; last error: ${String(lastError)}` : ''}`,
+  );
+}
+
+let runtimeInstalled = false;
+
+// Worker state changes are noise in test output; warnings and errors still show.
+function quietWorkerLogs(): void {
+  if (runtimeInstalled) return;
+  runtimeInstalled = true;
+  try {
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+  } catch (error) {
+    // Already installed by an earlier test file in this Jest worker process.
+  }
+}
