@@ -72,7 +72,7 @@ export class TollgateClient {
     if (!parsed.success) throw new TypeError(`Invalid turn input: ${z.prettifyError(parsed.error)}`);
     return this.client.workflow.start<typeof agentTurn>(agentTurnWorkflowType, {
       taskQueue: this.taskQueue,
-      workflowId: options.workflowId ?? `turn-${crypto.randomUUID()}`,
+      workflowId: options.workflowId ?? `turn-${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`,
       args: [parsed.data],
       typedSearchAttributes: [{ key: pendingApprovalsSearchAttribute, value: [] }],
       staticSummary: summarise(parsed.data),

@@ -1,5 +1,5 @@
 import { Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { modelSettingsFromEnvironment } from '../activities';
@@ -11,22 +11,29 @@ import { ensureSearchAttributes } from './ensure-search-attributes';
 import { startModelServer, type ModelServer } from './model-server';
 import { tollgateSearchAttributes } from './search-attributes';
 
-const stateFolder = path.resolve('.tollgate');
+const stateFolder = path.resolve(process.env.TOLLGATE_STATE_DIR || '.tollgate');
+const temporalPort = Number(process.env.TOLLGATE_DEV_PORT || 7233);
+const uiPort = Number(process.env.TOLLGATE_DEV_UI_PORT || 8233);
 
 /**
  * `npm run dev`: the real Temporal dev server (SQLite under .tollgate/, so approvals survive restarts),
  * the scripted model server unless OPENAI_API_KEY is set, and a worker with the workspace tools.
  */
 async function main(): Promise<void> {
+  // The worker's own progress is shown by the CLI; keep this terminal for what matters.
+  Runtime.install({ logger: new DefaultLogger('WARN') });
   mkdirSync(stateFolder, { recursive: true });
   const temporal = temporalSettingsFromEnvironment();
-  const address = temporal.connectionOptions.address ?? 'localhost:7233';
+  const address = process.env.TEMPORAL_ADDRESS || `localhost:${temporalPort}`;
   let devServer: DevServer | undefined;
   let modelServer: ModelServer | undefined;
   let temporalNote: string;
 
   if (process.env.TEMPORAL_ADDRESS || (await temporalAnswers(address))) {
-    const connection = await Connection.connect(temporal.connectionOptions as Parameters<typeof Connection.connect>[0]);
+    const connection = await Connection.connect({
+      ...(temporal.connectionOptions as Parameters<typeof Connection.connect>[0]),
+      address,
+    });
     try {
       if (await ensureSearchAttributes(connection, temporal.namespace))
         console.log('Registered the TollgatePendingApprovals search attribute.');
@@ -37,15 +44,15 @@ async function main(): Promise<void> {
   } else {
     console.log('Starting the Temporal dev server…');
     devServer = await startDevServer({
-      port: 7233,
+      port: temporalPort,
       ui: true,
-      uiPort: 8233,
+      uiPort,
       dbFilename: path.join(stateFolder, 'temporal.db'),
       namespace: temporal.namespace,
       searchAttributes: tollgateSearchAttributes,
       log: (line) => console.log(`  ${line}`),
     });
-    temporalNote = `${devServer.address} (state in ${path.relative(process.cwd(), path.join(stateFolder, 'temporal.db'))})`;
+    temporalNote = `${devServer.address} (state in ${path.join(stateFolder, 'temporal.db')})`;
   }
 
   const model = modelSettingsFromEnvironment();
@@ -57,7 +64,10 @@ async function main(): Promise<void> {
   }
 
   const workspace = resolveWorkspaceRoot();
-  const connection = await NativeConnection.connect(temporal.connectionOptions);
+  const connection = await NativeConnection.connect({
+    ...temporal.connectionOptions,
+    address: devServer?.address ?? address,
+  });
   const worker = await createTollgateWorker({
     connection,
     namespace: temporal.namespace,
@@ -67,6 +77,12 @@ async function main(): Promise<void> {
   });
 
   const uiUrl = devServer?.uiUrl ?? 'your Temporal UI';
+  const workerAddress = devServer?.address ?? address;
+  // The CLI reads TEMPORAL_ADDRESS (default localhost:7233); say so when this server is elsewhere.
+  const cli =
+    temporalPort === 7233 && !process.env.TEMPORAL_ADDRESS
+      ? 'npx tollgate'
+      : `TEMPORAL_ADDRESS=${workerAddress} npx tollgate`;
   console.log(`
 Tollgate is running.
   Temporal UI   ${uiUrl}
@@ -76,9 +92,9 @@ Tollgate is running.
   Task queue    ${temporal.taskQueue}
 
 In another terminal, try:
-  npx tollgate run "write hello to notes.txt"     the turn waits for your approval
-  npx tollgate pending                             what waits, with approvalIds
-  npx tollgate approve <approvalId>                or: npx tollgate deny <approvalId> --reason "not now"
+  ${cli} run "write hello to notes.txt"     the turn waits for your approval
+  ${cli} pending                             what waits, with approvalIds
+  ${cli} approve <approvalId>                or: ${cli} deny <approvalId> --reason "not now"
 
 Ctrl-C stops everything; pending approvals are kept and resume on the next npm run dev.
 `);

@@ -48,7 +48,7 @@ function base64UrlDecode(encoded: string): string | undefined {
   }
 }
 
-/** Builds an approvalId that names its workflow. `unique` comes from the workflow's `uuid4()`. */
+/** Builds an approvalId that names its workflow. `unique` comes from the workflow's `uuid4()` and only has to be unique within it. */
 export function formatApprovalId(workflowId: string, unique: string): string {
   return `${base64UrlEncode(workflowId)}.${unique}`;
 }

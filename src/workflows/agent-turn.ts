@@ -193,7 +193,7 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
     const now = new Date();
     const approvalIds = plans.map((plan) =>
       plan.kind === 'ask' || (plan.kind === 'run' && plan.autoApproved)
-        ? formatApprovalId(workflowId, uuid4())
+        ? formatApprovalId(workflowId, uuid4().replace(/-/g, '').slice(0, 12))
         : undefined,
     );
     plans.forEach((plan, index) => {
