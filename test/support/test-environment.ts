@@ -39,6 +39,7 @@ export async function createTestEnvironment(options: {
   tools: Tool[];
   startWorker?: boolean;
 }): Promise<TestEnvironment> {
+  quietWorkerLogs();
   const address = temporalAddress();
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
@@ -122,7 +123,7 @@ function quietWorkerLogs(): void {
   runtimeInstalled = true;
   try {
     Runtime.install({ logger: new DefaultLogger('WARN') });
-  } catch (error) {
+  } catch {
     // Already installed by an earlier test file in this Jest worker process.
   }
 }

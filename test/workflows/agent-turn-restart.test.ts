@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../support/test-environment';
+import { createTestEnvironment, uniqueMarker, waitFor } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 import { killProcess, spawnWorkerProcess } from '../support/spawn-worker-process';
 import { pendingToolApprovalsQuery, toolApprovalResponseSignal } from '../../src/workflows/definitions';

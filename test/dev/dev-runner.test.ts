@@ -1,0 +1,100 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { TollgateClient } from '../../src/client';
+import { findFreePort } from '../../src/dev/ports';
+import type { AgentTurnResult } from '../../src/protocol';
+import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
+import { waitFor } from '../support/test-environment';
+
+const repository = path.resolve(__dirname, '../..');
+const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-dev-'));
+const workspace = path.join(folder, 'workspace');
+let ports: { temporal: number; ui: number };
+
+/** Runs `npm run dev`'s entry point as a user would, on free ports and a state folder of its own. */
+async function startDev(): Promise<{ process: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/dev/dev.ts'], {
+    cwd: repository,
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: '',
+      OPENAI_API_KEY: '',
+      TOLLGATE_STATE_DIR: path.join(folder, 'state'),
+      TOLLGATE_WORKSPACE: workspace,
+      TOLLGATE_DEV_PORT: String(ports.temporal),
+      TOLLGATE_DEV_UI_PORT: String(ports.ui),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  await waitFor(
+    async () => output,
+    (text) => text.includes('Tollgate is running.'),
+    60_000,
+  );
+  return { process: child, output: () => output };
+}
+
+async function stopDev(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGINT');
+  await exited;
+}
+
+describe('npm run dev', () => {
+  let dev: Awaited<ReturnType<typeof startDev>> | undefined;
+  let tollgate: TollgateClient | undefined;
+
+  beforeAll(async () => {
+    ports = { temporal: await findFreePort('127.0.0.1'), ui: await findFreePort('127.0.0.1') };
+  });
+  afterAll(async () => {
+    await tollgate?.close();
+    if (dev) await stopDev(dev.process);
+  });
+
+  it('serves the demo: an approved write happens, a denied command does not, and a wait survives a restart', async () => {
+    dev = await startDev();
+    expect(dev.output()).toContain(`TEMPORAL_ADDRESS=127.0.0.1:${ports.temporal} npx tollgate run`);
+    expect(dev.output()).toContain(`http://127.0.0.1:${ports.ui}`);
+    process.env.TEMPORAL_ADDRESS = `127.0.0.1:${ports.temporal}`;
+    tollgate = await TollgateClient.connect();
+
+    const first = await tollgate.startTurn({
+      messages: [{ role: 'user', content: 'write hello to notes.txt and run rm -rf /tmp/nothing-here' }],
+    });
+    const pending = await waitFor(
+      () => first.query(pendingToolApprovalsQuery),
+      (list) => list.length === 2,
+    );
+    const byTool = Object.fromEntries(pending.map((approval) => [approval.toolName, approval.approvalId]));
+    await tollgate.decide(byTool.writeFile!, { approved: true, approver: 'demo' });
+    await tollgate.decide(byTool.bash!, { approved: false, reason: 'not on my machine', approver: 'demo' });
+    const result: AgentTurnResult = await first.result();
+    expect(readFileSync(path.join(workspace, 'notes.txt'), 'utf8')).toBe('hello');
+    expect(result.text).toMatch(/not on my machine/);
+
+    // A turn waits; the whole dev stack stops and starts again on the same SQLite file.
+    const second = await tollgate.startTurn({ messages: [{ role: 'user', content: 'write later to later.txt' }] });
+    const [waiting] = await waitFor(
+      () => second.query(pendingToolApprovalsQuery),
+      (list) => list.length === 1,
+    );
+    await tollgate.close();
+    tollgate = undefined;
+    await stopDev(dev.process);
+    dev = await startDev();
+    tollgate = await TollgateClient.connect();
+    expect((await tollgate.pending({ workflowId: second.workflowId })).map((approval) => approval.approvalId)).toEqual([
+      waiting!.approvalId,
+    ]);
+    await tollgate.decide(waiting!.approvalId, { approved: true });
+    await tollgate.turn(second.workflowId).result();
+    expect(existsSync(path.join(workspace, 'later.txt'))).toBe(true);
+  }, 150_000);
+});
