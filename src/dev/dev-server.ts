@@ -1,9 +1,14 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { Connection } from '@temporalio/client';
+import type { Connection } from '@temporalio/client';
 import { DevServerError } from './dev-server-error';
 import { acceptsConnections, findFreePort, isPortFree } from './ports';
-import { connectIfRunning, probeReadiness, type SearchAttributeTypeName } from './temporal-server-probe';
+import {
+  connectIfRunning,
+  connectOrClose,
+  probeReadiness,
+  type SearchAttributeTypeName,
+} from './temporal-server-probe';
 import { resolveTemporalCli } from './temporal-cli';
 import { spawnServerProcess, type ServerProcess, type ServerProcessExit } from './server-process';
 
@@ -175,12 +180,10 @@ async function waitUntilReady(server: ServerProcess, target: ReadinessTarget): P
       }
       if (!connection) {
         if (await acceptsConnections(connectHost(target.ip), target.port, 500)) {
-          connection = await Connection.connect({ address: target.address, connectTimeout: 5_000 }).catch(
-            (error: unknown) => {
-              lastReason = `no gRPC answer yet (${error instanceof Error ? error.message : String(error)})`;
-              return undefined;
-            },
-          );
+          connection = await connectOrClose(target.address, 5_000).catch((error: unknown) => {
+            lastReason = `no gRPC answer yet (${error instanceof Error ? error.message : String(error)})`;
+            return undefined;
+          });
         }
       }
       if (connection) {

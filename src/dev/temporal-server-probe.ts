@@ -63,15 +63,30 @@ export async function connectIfRunning(address: string, options: ConnectIfRunnin
   }
   // gRPC waits out its whole connect timeout on a closed port; a plain TCP connect is refused at once.
   if (!(await acceptsConnections(host, port, timeoutMs))) return false;
-  let connection: Connection | undefined;
+  const connection = Connection.lazy({ address, connectTimeout: timeoutMs });
   try {
-    connection = await Connection.connect({ address, connectTimeout: timeoutMs });
+    await connection.ensureConnected();
     await connection.workflowService.describeNamespace({ namespace: options.namespace ?? 'default' });
     return true;
   } catch {
     return false;
   } finally {
-    await connection?.close().catch(() => undefined);
+    await connection.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Connects to `address`, closing the channel again when that fails: `Connection.connect` leaves a failed channel
+ * open, which keeps the process alive and the remote socket busy.
+ */
+export async function connectOrClose(address: string, timeoutMs: number): Promise<Connection> {
+  const connection = Connection.lazy({ address, connectTimeout: timeoutMs });
+  try {
+    await connection.ensureConnected();
+    return connection;
+  } catch (error) {
+    await connection.close().catch(() => undefined);
+    throw error;
   }
 }
 
