@@ -1,5 +1,10 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import { createActivities, modelSettingsFromEnvironment, type ModelSettingsFromEnvironment } from './activities';
+import {
+  createActivities,
+  modelSettingsFromEnvironment,
+  type ModelSettingsFromEnvironment,
+  type ToolApprovalPolicy,
+} from './activities';
 import { temporalSettingsFromEnvironment } from './client/temporal-settings';
 import { createWorkspaceTools } from './tools/workspace';
 import type { Tool } from './tools';
@@ -11,6 +16,8 @@ export interface TollgateWorkerOptions {
   taskQueue: string;
   tools: readonly Tool[];
   model: ModelSettingsFromEnvironment;
+  /** Decides approvals before anyone is asked, e.g. "reads under /tmp are fine"; `ask` leaves it to a person. */
+  onToolApproval?: ToolApprovalPolicy;
   /** A prebuilt workflow bundle (tests build it once); the workflow sources are bundled otherwise. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Passed through to `Worker.create`. */
@@ -29,7 +36,11 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
     connection: options.connection,
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue,
-    activities: createActivities({ tools: options.tools, model: options.model }),
+    activities: createActivities({
+      tools: options.tools,
+      model: options.model,
+      onToolApproval: options.onToolApproval,
+    }),
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
       : { workflowsPath: require.resolve('./workflows') }),

@@ -43,6 +43,39 @@ export interface ExecuteToolInput {
   input: unknown;
 }
 
+/** A call that asks for approval, as an in-process policy sees it. */
+export interface ToolApprovalPolicyRequest {
+  approvalId: string;
+  toolCallId: string;
+  toolName: string;
+  input: unknown;
+  workflowId: string;
+  requester?: string;
+}
+
+/** A policy's answer: decide now, or leave it to a person (`ask`). */
+export type ToolApprovalPolicyAnswer =
+  'approve' | 'deny' | 'ask' | { decision: 'approve' | 'deny' | 'ask'; reason?: string };
+
+/** A worker's `onToolApproval` rule, run as an activity before anyone is asked. */
+export type ToolApprovalPolicy = (
+  request: ToolApprovalPolicyRequest,
+) => ToolApprovalPolicyAnswer | Promise<ToolApprovalPolicyAnswer>;
+
+/** What `decideByPolicy` returns for one request. */
+export interface ToolApprovalPolicyDecision {
+  approvalId: string;
+  decision: 'approve' | 'deny' | 'ask';
+  reason?: string;
+}
+
+/** Input of `validateToolOutput`: what a client submitted for a client-executed tool. */
+export interface ValidateToolOutputInput {
+  toolName: string;
+  output?: unknown;
+  error?: string;
+}
+
 /** The activities the `agentTurn` workflow calls. */
 export interface TollgateActivities {
   /** The manifest of the turn's tools; an unknown name fails the turn with a clear error. */
@@ -53,4 +86,10 @@ export interface TollgateActivities {
   inspectToolCalls(input: InspectToolCallsInput): Promise<ToolCallInspection[]>;
   /** Runs one tool call. Tool errors come back as `error-text` outputs. */
   executeTool(input: ExecuteToolInput): Promise<ToolResultOutput>;
+  /** Runs the worker's `onToolApproval` policy (all `ask` when it has none). */
+  decideByPolicy(requests: ToolApprovalPolicyRequest[]): Promise<ToolApprovalPolicyDecision[]>;
+  /** Checks a client's output against the tool's output schema and turns it into a result output. */
+  validateToolOutput(
+    input: ValidateToolOutputInput,
+  ): Promise<{ valid: true; output: ToolResultOutput } | { valid: false; error: string }>;
 }

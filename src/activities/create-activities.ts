@@ -1,6 +1,6 @@
 import OpenAI from 'openai';
 import { ToolRegistry, type Tool } from '../tools';
-import type { TollgateActivities } from './activity-types';
+import type { TollgateActivities, ToolApprovalPolicy } from './activity-types';
 import { createCallModel } from './call-model';
 import { createToolActivities } from './tool-activities';
 
@@ -31,11 +31,12 @@ export function modelSettingsFromEnvironment(
 export function createActivities(options: {
   tools: readonly Tool[];
   model: ModelSettingsFromEnvironment;
+  onToolApproval?: ToolApprovalPolicy;
 }): TollgateActivities {
   // Temporal retries model calls with backoff; the client's own retries would multiply them.
   const client = new OpenAI({ baseURL: options.model.baseURL, apiKey: options.model.apiKey, maxRetries: 0 });
   return {
     callModel: createCallModel({ client, defaultModel: options.model.model }),
-    ...createToolActivities(new ToolRegistry(options.tools)),
+    ...createToolActivities(new ToolRegistry(options.tools), options.onToolApproval),
   };
 }

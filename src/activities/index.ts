@@ -5,6 +5,11 @@ export type {
   InvalidToolCall,
   ModelStepResult,
   TollgateActivities,
+  ToolApprovalPolicy,
+  ToolApprovalPolicyAnswer,
+  ToolApprovalPolicyDecision,
+  ToolApprovalPolicyRequest,
+  ValidateToolOutputInput,
   ToolCallInspection,
 } from './activity-types';
 export { createActivities, modelSettingsFromEnvironment, type ModelSettingsFromEnvironment } from './create-activities';

@@ -3,14 +3,22 @@ import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { errorText, type ToolResultOutput } from '../protocol';
 import type { ToolRegistry } from '../tools';
-import type { ExecuteToolInput, InspectToolCallsInput, TollgateActivities, ToolCallInspection } from './activity-types';
+import type {
+  ExecuteToolInput,
+  InspectToolCallsInput,
+  TollgateActivities,
+  ToolApprovalPolicy,
+  ToolCallInspection,
+  ValidateToolOutputInput,
+} from './activity-types';
 
 const heartbeatIntervalMs = 5_000;
 
 /** The activities that describe, check and run the worker's tools. */
 export function createToolActivities(
   registry: ToolRegistry,
-): Pick<TollgateActivities, 'describeTools' | 'inspectToolCalls' | 'executeTool'> {
+  policy?: ToolApprovalPolicy,
+): Omit<TollgateActivities, 'callModel'> {
   return {
     async describeTools(names) {
       try {
@@ -60,6 +68,7 @@ export function createToolActivities(
     async executeTool({ toolCallId, toolName, input }: ExecuteToolInput): Promise<ToolResultOutput> {
       const tool = registry.get(toolName);
       if (!tool) return errorText(`Unknown tool "${toolName}".`);
+      if (!tool.execute) return errorText(`Tool "${toolName}" is run by a client, not by the worker.`);
       const parsed = tool.inputSchema.safeParse(input);
       if (!parsed.success) return errorText(`Invalid input for tool "${toolName}":\n${z.prettifyError(parsed.error)}`);
       const context = Context.current();
@@ -77,6 +86,35 @@ export function createToolActivities(
       } finally {
         clearInterval(heartbeat);
       }
+    },
+
+    async decideByPolicy(requests) {
+      return Promise.all(
+        requests.map(async (request) => {
+          if (!policy) return { approvalId: request.approvalId, decision: 'ask' as const };
+          const answer = await policy(request);
+          const { decision, reason } = typeof answer === 'string' ? { decision: answer, reason: undefined } : answer;
+          if (decision !== 'approve' && decision !== 'deny' && decision !== 'ask') {
+            // A policy that answers nonsense must not decide: leave it to a person.
+            return { approvalId: request.approvalId, decision: 'ask' as const };
+          }
+          return { approvalId: request.approvalId, decision, ...(reason !== undefined && { reason }) };
+        }),
+      );
+    },
+
+    async validateToolOutput({ toolName, output, error }: ValidateToolOutputInput) {
+      if (error !== undefined) return { valid: true as const, output: errorText(error) };
+      const schema = registry.get(toolName)?.outputSchema;
+      if (!schema) return { valid: true as const, output: toToolResultOutput(output) };
+      const parsed = schema.safeParse(output);
+      if (!parsed.success) {
+        return {
+          valid: false as const,
+          error: `Invalid output for tool "${toolName}":\n${z.prettifyError(parsed.error)}`,
+        };
+      }
+      return { valid: true as const, output: toToolResultOutput(parsed.data) };
     },
   };
 }

@@ -58,6 +58,6 @@ export async function runCommand(
     await Promise.race([outcome.catch(() => undefined), new Promise((resolve) => setTimeout(resolve, pollIntervalMs))]);
   }
   const result = await outcome;
-  show({ ...result, status: result.status, pending: [] });
+  show({ ...result, awaitingOutput: [] });
   console.log(`Turn ${result.status} after ${result.steps} step${result.steps === 1 ? '' : 's'}.`);
 }

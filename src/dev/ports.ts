@@ -1,3 +1,4 @@
+import { connect as connectHttp2 } from 'node:http2';
 import { createServer, Socket } from 'node:net';
 
 /** A TCP port on `ip` that nothing listened on a moment ago (the OS picks it). */
@@ -38,5 +39,25 @@ export function acceptsConnections(host: string, port: number, timeoutMs: number
     socket.setTimeout(timeoutMs, () => done(false));
     socket.once('error', () => done(false));
     socket.connect(port, host, () => done(true));
+  });
+}
+
+/**
+ * True when the program on `host:port` completes an HTTP/2 handshake (sends its SETTINGS) within `timeoutMs`, as
+ * every gRPC server does. Checked before a gRPC client is pointed there: a gRPC channel stuck mid-handshake with a
+ * program that never answers keeps its socket open even after the channel is closed.
+ */
+export function completesHttp2Handshake(host: string, port: number, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const session = connectHttp2(`http://${host.includes(':') ? `[${host}]` : host}:${port}`);
+    const done = (answered: boolean): void => {
+      clearTimeout(timer);
+      session.destroy();
+      resolve(answered);
+    };
+    const timer = setTimeout(() => done(false), timeoutMs);
+    session.once('remoteSettings', () => done(true));
+    session.once('error', () => done(false));
+    session.once('close', () => done(false));
   });
 }

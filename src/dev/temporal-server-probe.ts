@@ -1,5 +1,5 @@
 import { Connection } from '@temporalio/client';
-import { acceptsConnections } from './ports';
+import { acceptsConnections, completesHttp2Handshake } from './ports';
 
 /** Search attribute types as the Temporal CLI spells them (`--search-attribute Name=KeywordList`). */
 export type SearchAttributeTypeName = 'Text' | 'Keyword' | 'Int' | 'Double' | 'Bool' | 'Datetime' | 'KeywordList';
@@ -63,6 +63,7 @@ export async function connectIfRunning(address: string, options: ConnectIfRunnin
   }
   // gRPC waits out its whole connect timeout on a closed port; a plain TCP connect is refused at once.
   if (!(await acceptsConnections(host, port, timeoutMs))) return false;
+  if (!(await completesHttp2Handshake(host, port, timeoutMs))) return false;
   const connection = Connection.lazy({ address, connectTimeout: timeoutMs });
   try {
     await connection.ensureConnected();

@@ -28,16 +28,30 @@ export const agentTurnInputSchema = z.strictObject({
   model: modelSettingsSchema.optional(),
   /** Who started the turn, for the audit. */
   requester: z.string().min(1).optional(),
+  /**
+   * `durable` (default): wait in the workflow for decisions. `halt`: end the turn with status
+   * `awaiting-approval`, as the AI SDK's generateText does; a later turn whose messages end with a
+   * tool message of `tool-approval-response` parts continues it.
+   */
+  approvalWait: z.enum(['durable', 'halt']).optional(),
+  /** `per-call` (default): ask only for calls that need it. `all-if-any`: if any call of a step asks, all do. */
+  approvalBatch: z.enum(['per-call', 'all-if-any']).optional(),
+  /** What an expired approval does: `deny` the call (default) or `fail` the turn. A tool's own setting wins. */
+  onExpire: z.enum(['deny', 'fail']).optional(),
 });
 export type AgentTurnInput = z.infer<typeof agentTurnInputSchema>;
 
 /** Where a turn is. */
-export type AgentTurnStatus = 'running' | 'awaiting-approval' | 'completed' | 'max-steps-reached';
+export type AgentTurnStatus =
+  'running' | 'awaiting-approval' | 'awaiting-tool-output' | 'completed' | 'max-steps-reached';
 
 /** What a finished turn returns. */
 export interface AgentTurnResult {
-  /** `completed` when the model answered without tool calls; `max-steps-reached` otherwise. */
-  status: Extract<AgentTurnStatus, 'completed' | 'max-steps-reached'>;
+  /**
+   * `completed` when the model answered without tool calls; `max-steps-reached` when it was cut off;
+   * `awaiting-approval` when a `halt` turn stopped at calls that need a decision (see `pending`).
+   */
+  status: Extract<AgentTurnStatus, 'completed' | 'max-steps-reached' | 'awaiting-approval'>;
   /** The messages the turn added (assistant and tool messages), to append to the conversation. */
   messages: ModelMessage[];
   /** The model's final text. */
@@ -48,11 +62,13 @@ export interface AgentTurnResult {
   audit: ToolApprovalAuditEntry[];
   /** Decisions that arrived by signal and were not applied (conflicting, unknown, late). */
   ignoredDecisions: IgnoredToolApprovalDecision[];
+  /** Approvals still waiting: in a `halt` turn, what the next turn's messages should answer. */
+  pending: PendingToolApproval[];
 }
 
 /** A running turn as the `agentTurnState` query shows it. */
 export interface AgentTurnState extends Omit<AgentTurnResult, 'status'> {
   status: AgentTurnStatus;
-  /** Approvals still waiting for a decision. */
-  pending: PendingToolApproval[];
+  /** Client-executed tool calls waiting for `submitToolOutput`. */
+  awaitingOutput: Array<{ toolCallId: string; toolName: string; input: unknown }>;
 }

@@ -8,6 +8,7 @@ export {
   type ModelSettings,
 } from './agent-turn';
 export { durationSchema, durationToMilliseconds, type Duration } from './duration';
+export { collectToolApprovals, type CollectedApproval, type CollectedToolApprovals } from './collect-tool-approvals';
 export { formatApprovalId, workflowIdOfApproval } from './approval-id';
 export {
   textPartSchema,
@@ -39,6 +40,7 @@ export {
 } from './model-message';
 export {
   respondToToolApprovalsInputSchema,
+  submitToolOutputInputSchema,
   toolApprovalDecisionSchema,
   type ApprovalOutcome,
   type DecisionChannel,
@@ -46,7 +48,9 @@ export {
   type IgnoredToolApprovalDecision,
   type PendingToolApproval,
   type RespondToToolApprovalsInput,
+  type SubmitToolOutputInput,
   type ToolApprovalAuditEntry,
   type ToolApprovalDecision,
 } from './tool-approval';
+export type { TurnEvent } from './turn-event';
 export { errorText, executionDenied, toolResultOutputSchema, type ToolResultOutput } from './tool-result-output';

@@ -44,7 +44,7 @@ export interface PendingToolApproval {
 export type ApprovalOutcome = 'approved' | 'denied' | 'expired';
 
 /** How a decision reached the workflow. */
-export type DecisionChannel = 'signal' | 'update' | 'timeout' | 'auto-approve';
+export type DecisionChannel = 'signal' | 'update' | 'timeout' | 'auto-approve' | 'policy' | 'message';
 
 /** One line of a turn's approval audit: what was asked, what was decided, by whom, when and how. */
 export interface ToolApprovalAuditEntry extends PendingToolApproval {
@@ -52,7 +52,7 @@ export interface ToolApprovalAuditEntry extends PendingToolApproval {
   decision: ApprovalOutcome;
   /** The reason given with the decision, or why it expired. */
   reason?: string;
-  /** Who decided; `auto-approve` for an autonomous run, absent when nobody said. */
+  /** Who decided; `auto-approve` for an autonomous run, `policy` for the worker's onToolApproval, absent when nobody said. */
   approver?: string;
   /** When the decision was recorded (ISO 8601). */
   decidedAt: string;
@@ -74,3 +74,10 @@ export interface IgnoredToolApprovalDecision {
   /** When it arrived (ISO 8601). */
   receivedAt: string;
 }
+
+/** The input of the `submitToolOutput` update: the output of a client-executed tool call. */
+export const submitToolOutputInputSchema = z.union([
+  z.strictObject({ toolCallId: z.string().min(1), output: z.json() }),
+  z.strictObject({ toolCallId: z.string().min(1), error: z.string().min(1).max(10_000) }),
+]);
+export type SubmitToolOutputInput = z.infer<typeof submitToolOutputInputSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { durationToMilliseconds, type Duration } from '../protocol';
 import { resolveApprovalRequirement, type ApprovalMode, type NeedsApproval } from './resolve-approval-requirement';
 
 /** What a tool's `execute` gets besides its input. */
@@ -23,8 +24,20 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   needsApproval?: NeedsApproval<z.infer<Schema>>;
   /** Microsoft Agent Framework's spelling of `needsApproval`; default `never_require`. */
   approvalMode?: ApprovalMode;
-  /** Runs the call. A string becomes a `text` output, anything else `json`; a throw becomes `error-text`. */
-  execute: (input: z.infer<Schema>, context: ToolExecutionContext) => unknown;
+  /** How long an approval of this tool may wait; overrides the turn's `approvalTimeout`. */
+  approvalTimeout?: Duration;
+  /** What expiry does for this tool: `deny` the call or `fail` the turn; overrides the turn's `onExpire`. */
+  onExpire?: 'deny' | 'fail';
+  /**
+   * Runs the call. A string becomes a `text` output, anything else `json`; a throw becomes `error-text`.
+   * Leave it out (or set `executor: 'client'`) for a tool that a browser or another service runs:
+   * the turn then waits for its output through the `submitToolOutput` update.
+   */
+  execute?: (input: z.infer<Schema>, context: ToolExecutionContext) => unknown;
+  /** Who runs the tool; `client` when there is no `execute`. */
+  executor?: 'worker' | 'client';
+  /** Checks what a client submits for a client-executed tool. */
+  outputSchema?: z.ZodType;
 }
 
 /** A tool as the worker registers it, with its approval rule resolved. */
@@ -34,7 +47,12 @@ export interface Tool {
   inputSchema: z.ZodType;
   /** Normalised from `needsApproval` / `approvalMode`. */
   needsApproval: NeedsApproval<unknown>;
-  execute: (input: unknown, context: ToolExecutionContext) => unknown;
+  /** Absent for client-executed tools. */
+  execute?: (input: unknown, context: ToolExecutionContext) => unknown;
+  executor: 'worker' | 'client';
+  outputSchema?: z.ZodType;
+  approvalTimeoutMs?: number;
+  onExpire?: 'deny' | 'fail';
 }
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -60,11 +78,21 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
   if (!(definition.inputSchema instanceof z.ZodType)) {
     throw new TypeError(`Tool "${definition.name}" needs a zod inputSchema.`);
   }
+  const executor = definition.executor ?? (definition.execute ? 'worker' : 'client');
+  if (executor === 'worker' && !definition.execute) {
+    throw new TypeError(`Tool "${definition.name}" runs on the worker but has no execute function.`);
+  }
   return {
     name: definition.name,
     description: definition.description,
     inputSchema: definition.inputSchema,
     needsApproval: resolveApprovalRequirement(definition) as NeedsApproval<unknown>,
-    execute: definition.execute as Tool['execute'],
+    executor,
+    ...(executor === 'worker' && { execute: definition.execute as Tool['execute'] }),
+    ...(definition.outputSchema && { outputSchema: definition.outputSchema }),
+    ...(definition.approvalTimeout !== undefined && {
+      approvalTimeoutMs: durationToMilliseconds(definition.approvalTimeout),
+    }),
+    ...(definition.onExpire && { onExpire: definition.onExpire }),
   };
 }

@@ -9,6 +9,12 @@ export interface ToolManifestEntry {
   /** JSON Schema of the input, as the model sees it. */
   parameters: Record<string, unknown>;
   approval: ApprovalRequirement;
+  /** `client` tools are run by whoever submits their output, not by the worker. Absent means `worker`. */
+  executor?: 'worker' | 'client';
+  /** The tool's own approval timeout, in milliseconds. */
+  approvalTimeoutMs?: number;
+  /** The tool's own expiry rule. */
+  onExpire?: 'deny' | 'fail';
 }
 
 /** The worker's tools by name. */
@@ -54,6 +60,9 @@ export class ToolRegistry {
         description: tool.description,
         parameters: toJsonSchema(tool.inputSchema),
         approval: approvalRequirementOf(tool.needsApproval as never),
+        ...(tool.executor === 'client' && { executor: 'client' as const }),
+        ...(tool.approvalTimeoutMs !== undefined && { approvalTimeoutMs: tool.approvalTimeoutMs }),
+        ...(tool.onExpire && { onExpire: tool.onExpire }),
       };
     });
   }

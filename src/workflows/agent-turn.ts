@@ -1,6 +1,7 @@
 import {
   ApplicationFailure,
   condition,
+  patched,
   proxyActivities,
   setCurrentDetails,
   setHandler,
@@ -12,35 +13,38 @@ import { z } from 'zod';
 import type { TollgateActivities } from '../activities/activity-types';
 import {
   agentTurnInputSchema,
+  collectToolApprovals,
   durationToMilliseconds,
   executionDenied,
   errorText,
   formatApprovalId,
-  respondToToolApprovalsInputSchema,
   type AgentTurnInput,
   type AgentTurnResult,
   type AgentTurnStatus,
   type AssistantContentPart,
   type ModelMessage,
+  type PendingToolApproval,
   type ToolApprovalAuditEntry,
   type ToolApprovalResponsePart,
   type ToolCallPart,
   type ToolResultOutput,
   type ToolResultPart,
+  type TurnEvent,
 } from '../protocol';
+import type { ToolManifestEntry } from '../tools';
 import { ApprovalBook } from './approval-book';
+import { ClientToolOutputs } from './client-tool-outputs';
 import {
+  agentTurnEventsQuery,
   agentTurnStateQuery,
-  decisionErrorTypes,
   pendingApprovalsSearchAttribute,
   pendingToolApprovalsQuery,
-  respondToToolApprovalsUpdate,
-  toolApprovalResponseSignal,
 } from './definitions';
 import { describePendingApprovals } from './describe-pending-approvals';
+import { registerDecisionHandlers } from './register-decision-handlers';
 import { planToolCalls, type ToolCallPlan } from './tool-call-plan';
 
-const { describeTools, inspectToolCalls } = proxyActivities<TollgateActivities>({
+const { describeTools, inspectToolCalls, decideByPolicy, validateToolOutput } = proxyActivities<TollgateActivities>({
   startToCloseTimeout: '1m',
   retry: { maximumAttempts: 5 },
 });
@@ -62,6 +66,12 @@ const { executeTool } = proxyActivities<TollgateActivities>({
   heartbeatTimeout: '30s',
   retry: { maximumAttempts: 3 },
 });
+
+/** Patch ids: each guards a change for executions that were already waiting when it shipped. */
+const patches = {
+  /** The worker's onToolApproval policy is consulted before anyone is asked. */
+  approvalPolicy: 'approval-policy',
+} as const;
 
 /**
  * One agent turn: call the model, run its tool calls (waiting durably for approval where a tool
@@ -85,66 +95,114 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
   const input = parsed.data;
   const { workflowId } = workflowInfo();
   const book = new ApprovalBook(workflowId);
+  const outputs = new ClientToolOutputs();
   const responseMessages: ModelMessage[] = [];
-  const approvalTimeoutMs =
-    input.approvalTimeout === undefined ? undefined : durationToMilliseconds(input.approvalTimeout);
+  const events: TurnEvent[] = [];
+  const turnTimeoutMs = input.approvalTimeout === undefined ? undefined : durationToMilliseconds(input.approvalTimeout);
+  const halt = input.approvalWait === 'halt';
   const maxSteps = input.maxSteps ?? 10;
   let status: AgentTurnStatus = 'running';
   let steps = 0;
   let text = '';
 
-  setHandler(toolApprovalResponseSignal, (payload) => book.receiveSignal(payload, new Date()));
-  setHandler(
-    respondToToolApprovalsUpdate,
-    ({ responses }) => {
-      // Re-checked here: a signal may have decided one of them since the validator ran.
-      const check = book.checkBatch(responses);
-      if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, decisionErrorTypes[check.cause]);
-      const now = new Date();
-      return responses.map((decision) => book.apply(decision, 'update', now));
-    },
-    {
-      validator: (request) => {
-        const parsedRequest = respondToToolApprovalsInputSchema.safeParse(request);
-        if (!parsedRequest.success) {
-          throw ApplicationFailure.nonRetryable(
-            `Invalid respondToToolApprovals input: ${z.prettifyError(parsedRequest.error)}`,
-            decisionErrorTypes.invalid,
-          );
-        }
-        const check = book.checkBatch(parsedRequest.data.responses);
-        if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, decisionErrorTypes[check.cause]);
-      },
-    },
-  );
+  const note = (type: TurnEvent['type'], fields: Omit<TurnEvent, 'type' | 'at' | 'step'> = {}) =>
+    events.push({ type, at: new Date().toISOString(), step: steps, ...fields });
+
+  registerDecisionHandlers({
+    book,
+    outputs,
+    validateOutput: (toolName, submission) =>
+      validateToolOutput({
+        toolName,
+        ...('error' in submission ? { error: submission.error } : { output: submission.output }),
+      }),
+    onDecided: () => undefined,
+    onOutput: (toolCallId, toolName) => note('tool-output-submitted', { toolCallId, toolName }),
+  });
   setHandler(pendingToolApprovalsQuery, () => book.pending());
-  setHandler(agentTurnStateQuery, () => ({
-    status,
-    messages: responseMessages,
-    text,
-    steps,
-    pending: book.pending(),
-    audit: book.audit(),
-    ignoredDecisions: book.ignored(),
-  }));
+  setHandler(agentTurnEventsQuery, () => events);
+  setHandler(agentTurnStateQuery, () => ({ ...result(), status, awaitingOutput: outputs.awaiting() }));
+  note('turn-started');
 
   const tools = new Map((await describeTools(input.tools)).map((tool) => [tool.name, tool]));
   let shownPending = '';
 
-  /** Keeps the search attribute and the UI's details in step with what waits. */
+  /** Keeps the search attribute, the UI's details and the status in step with what waits. */
   function showPending(): void {
     const pending = book.pending();
+    status =
+      pending.length > 0 ? 'awaiting-approval' : outputs.awaiting().length > 0 ? 'awaiting-tool-output' : 'running';
     const ids = pending.map((approval) => approval.approvalId);
     const key = ids.join(',');
     if (key === shownPending) return;
     shownPending = key;
     upsertSearchAttributes([{ key: pendingApprovalsSearchAttribute, value: ids.length > 0 ? ids : null }]);
     setCurrentDetails(describePendingApprovals(pending));
-    status = pending.length > 0 ? 'awaiting-approval' : 'running';
   }
 
+  function approvalTimeoutOf(tool: ToolManifestEntry | undefined): number | undefined {
+    return tool?.approvalTimeoutMs ?? turnTimeoutMs;
+  }
+
+  function newApproval(call: ToolCallPart, step: number, now: Date): PendingToolApproval {
+    const timeoutMs = approvalTimeoutOf(tools.get(call.toolName));
+    return {
+      approvalId: formatApprovalId(workflowId, uuid4().replace(/-/g, '').slice(0, 12)),
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      input: call.input,
+      requestedAt: now.toISOString(),
+      ...(timeoutMs !== undefined && { expiresAt: new Date(now.getTime() + timeoutMs).toISOString() }),
+      step,
+    };
+  }
+
+  /** Waits for a decision on `approvalId`, applying the tool's or the turn's expiry rule. */
+  async function awaitDecision(approvalId: string, call: ToolCallPart): Promise<ToolApprovalAuditEntry> {
+    const tool = tools.get(call.toolName);
+    const timeoutMs = approvalTimeoutOf(tool);
+    const isDecided = () => book.decisionOf(approvalId) !== undefined;
+    if (timeoutMs === undefined) {
+      await condition(isDecided);
+    } else if (!(await condition(isDecided, timeoutMs, { summary: `approval ${call.toolName}` }))) {
+      const waited =
+        tool?.approvalTimeoutMs !== undefined ? `${tool.approvalTimeoutMs} ms` : `${input.approvalTimeout}`;
+      book.expire(approvalId, `Approval expired: nobody decided within ${waited}.`, new Date());
+      if ((tool?.onExpire ?? input.onExpire) === 'fail') {
+        showPending();
+        note('turn-completed', { detail: `failed: approval ${approvalId} expired` });
+        throw ApplicationFailure.nonRetryable(
+          `Approval "${approvalId}" for ${call.toolName} expired after ${waited}; the turn fails as configured (onExpire: 'fail').`,
+          'ApprovalExpired',
+        );
+      }
+    }
+    showPending();
+    const decision = book.decisionOf(approvalId) as ToolApprovalAuditEntry;
+    note('approval-decided', {
+      approvalId,
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      detail: decision.decision,
+    });
+    return decision;
+  }
+
+  /** Runs a call on the worker, or waits for a client to submit its output. */
   async function runCall(call: ToolCallPart): Promise<ToolResultOutput> {
-    return executeTool({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
+    note('tool-started', { toolCallId: call.toolCallId, toolName: call.toolName });
+    let output: ToolResultOutput;
+    if (tools.get(call.toolName)?.executor === 'client') {
+      outputs.expect(call);
+      showPending();
+      await condition(() => outputs.outputOf(call.toolCallId) !== undefined);
+      output = outputs.outputOf(call.toolCallId) as ToolResultOutput;
+      showPending();
+    } else {
+      output = await executeTool({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
+    }
+    note('tool-finished', { toolCallId: call.toolCallId, toolName: call.toolName, detail: output.type });
+    return output;
   }
 
   async function settle(plan: ToolCallPlan, approvalId: string | undefined): Promise<ToolResultPart> {
@@ -156,29 +214,77 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
       output,
     });
     if (plan.kind === 'reject') return toolResult(errorText(plan.error));
-    if (plan.kind === 'run' || approvalId === undefined) return toolResult(await runCall(call));
-    const isDecided = () => book.decisionOf(approvalId) !== undefined;
-    if (approvalTimeoutMs === undefined) {
-      await condition(isDecided);
-    } else if (!(await condition(isDecided, approvalTimeoutMs, { summary: `approval ${call.toolName}` }))) {
-      book.expire(approvalId, `Approval expired: nobody decided within ${input.approvalTimeout}.`, new Date());
+    if (plan.kind === 'ask' && approvalId !== undefined) {
+      const decision = await awaitDecision(approvalId, call);
+      if (decision.decision !== 'approved') return toolResult(executionDenied(decision.reason));
     }
-    showPending();
-    const decision = book.decisionOf(approvalId) as ToolApprovalAuditEntry;
-    if (decision.decision === 'approved') return toolResult(await runCall(call));
-    return toolResult(executionDenied(decision.reason));
+    return toolResult(await runCall(call));
   }
+
+  /** Lets the worker's policy decide asks before anyone is asked; returns the approvals left to people. */
+  async function applyPolicy(approvals: PendingToolApproval[]): Promise<void> {
+    if (approvals.length === 0 || input.autoApprove || !patched(patches.approvalPolicy)) return;
+    const answers = await decideByPolicy(
+      approvals.map(({ approvalId, toolCallId, toolName, input: callInput }) => ({
+        approvalId,
+        toolCallId,
+        toolName,
+        input: callInput,
+        workflowId,
+        ...(input.requester !== undefined && { requester: input.requester }),
+      })),
+    );
+    const now = new Date();
+    for (const answer of answers) {
+      if (answer.decision === 'ask' || book.decisionOf(answer.approvalId)) continue;
+      book.apply(
+        {
+          approvalId: answer.approvalId,
+          approved: answer.decision === 'approve',
+          approver: 'policy',
+          ...(answer.reason !== undefined && { reason: answer.reason }),
+        },
+        'policy',
+        now,
+      );
+    }
+  }
+
+  function approvalResponses(
+    plans: ToolCallPlan[],
+    approvalIds: Array<string | undefined>,
+  ): ToolApprovalResponsePart[] {
+    return plans.flatMap((plan, index): ToolApprovalResponsePart[] => {
+      const approvalId = approvalIds[index];
+      const decision = approvalId === undefined ? undefined : book.decisionOf(approvalId);
+      if (plan.kind !== 'ask' || approvalId === undefined || !decision) return [];
+      return [
+        {
+          type: 'tool-approval-response',
+          approvalId,
+          approved: decision.decision === 'approved',
+          ...(decision.reason !== undefined && { reason: decision.reason }),
+        },
+      ];
+    });
+  }
+
+  // A stateless caller continues a halted turn by sending decisions as the last message.
+  const resumed = await resumeFromMessages();
+  if (resumed === 'halted') return result();
 
   while (steps < maxSteps) {
     steps += 1;
     const messages = [...input.messages, ...responseMessages];
     const modelStep = await callModel({ messages, tools: [...tools.values()], settings: input.model });
+    note('model-called');
     const calls = modelStep.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
     const content: AssistantContentPart[] = [...modelStep.content];
     text = modelStep.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
     if (calls.length === 0) {
       responseMessages.push({ role: 'assistant', content });
       status = 'completed';
+      note('turn-completed', { detail: status });
       return result();
     }
 
@@ -189,64 +295,127 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
       inspections,
       tools,
       autoApprove: input.autoApprove ?? false,
+      batch: input.approvalBatch ?? 'per-call',
     });
     const now = new Date();
-    const approvalIds = plans.map((plan) =>
+    const approvals = plans.map((plan) =>
       plan.kind === 'ask' || (plan.kind === 'run' && plan.autoApproved)
-        ? formatApprovalId(workflowId, uuid4().replace(/-/g, '').slice(0, 12))
+        ? newApproval(plan.call, steps, now)
         : undefined,
     );
+    const approvalIds = approvals.map((approval) => approval?.approvalId);
     plans.forEach((plan, index) => {
-      const approvalId = approvalIds[index];
-      if (approvalId === undefined) return;
-      const approval = {
-        approvalId,
-        toolCallId: plan.call.toolCallId,
-        toolName: plan.call.toolName,
-        input: plan.call.input,
-        requestedAt: now.toISOString(),
-        ...(approvalTimeoutMs !== undefined && {
-          expiresAt: new Date(now.getTime() + approvalTimeoutMs).toISOString(),
-        }),
-        step: steps,
-      };
+      const approval = approvals[index];
+      if (!approval) return;
       if (plan.kind === 'ask') {
         book.request(approval);
-        content.push({ type: 'tool-approval-request', approvalId, toolCallId: plan.call.toolCallId });
+        content.push({
+          type: 'tool-approval-request',
+          approvalId: approval.approvalId,
+          toolCallId: plan.call.toolCallId,
+        });
+        note('approval-requested', {
+          approvalId: approval.approvalId,
+          toolCallId: approval.toolCallId,
+          toolName: approval.toolName,
+        });
       } else {
         book.autoApprove(approval, now);
       }
     });
+    await applyPolicy(book.pending());
     responseMessages.push({ role: 'assistant', content });
     showPending();
 
+    if (halt && book.pending().length > 0) {
+      // Halt mode: run what needs no person, then end the turn; the caller answers the requests.
+      const settled = await Promise.all(
+        plans.map((plan, index) =>
+          plan.kind === 'ask' && !book.decisionOf(approvalIds[index] as string)
+            ? undefined
+            : settle(plan, approvalIds[index]),
+        ),
+      );
+      const results = settled.filter((part): part is ToolResultPart => part !== undefined);
+      const decided = approvalResponses(plans, approvalIds);
+      if (results.length + decided.length > 0)
+        responseMessages.push({ role: 'tool', content: [...decided, ...results] });
+      status = 'awaiting-approval';
+      note('turn-completed', { detail: status });
+      return result();
+    }
+
     const results = await Promise.all(plans.map((plan, index) => settle(plan, approvalIds[index])));
-    const responses = plans.flatMap((plan, index): ToolApprovalResponsePart[] => {
-      const approvalId = approvalIds[index];
-      if (plan.kind !== 'ask' || approvalId === undefined) return [];
-      const decision = book.decisionOf(approvalId) as ToolApprovalAuditEntry;
-      return [
-        {
-          type: 'tool-approval-response',
-          approvalId,
-          approved: decision.decision === 'approved',
-          ...(decision.reason !== undefined && { reason: decision.reason }),
-        },
-      ];
-    });
-    responseMessages.push({ role: 'tool', content: [...responses, ...results] });
+    responseMessages.push({ role: 'tool', content: [...approvalResponses(plans, approvalIds), ...results] });
   }
   status = 'max-steps-reached';
+  note('turn-completed', { detail: status });
   return result();
+
+  /**
+   * Applies decisions a caller sent in the messages (the `halt` protocol): answered calls run or are
+   * denied, unanswered ones wait like any other (or halt again). Returns 'halted' if the turn stops.
+   */
+  async function resumeFromMessages(): Promise<'continued' | 'halted' | 'nothing'> {
+    const collected = collectToolApprovals(input.messages);
+    if (!collected.ok) throw ApplicationFailure.nonRetryable(collected.error, 'UnknownApproval');
+    const entries = [
+      ...collected.answered.map((entry) => ({ ...entry, response: entry.response })),
+      ...collected.unanswered.map((entry) => ({ ...entry, response: undefined })),
+    ].filter((entry) => !entry.toolCall.providerExecuted);
+    if (entries.length === 0) return 'nothing';
+    const calls = entries.map((entry) => entry.toolCall);
+    const inspections = await inspectToolCalls({ calls, messages: input.messages, tools: [...tools.keys()] });
+    const plans = planToolCalls({
+      calls,
+      invalidToolCalls: [],
+      inspections,
+      tools,
+      autoApprove: false,
+      batch: 'per-call',
+    }).map((plan): ToolCallPlan => (plan.kind === 'reject' ? plan : { kind: 'ask', call: plan.call }));
+    const now = new Date();
+    const approvalIds = entries.map((entry) => entry.request.approvalId);
+    entries.forEach((entry) => {
+      book.request({
+        approvalId: entry.request.approvalId,
+        toolCallId: entry.toolCall.toolCallId,
+        toolName: entry.toolCall.toolName,
+        input: entry.toolCall.input,
+        requestedAt: now.toISOString(),
+        step: 0,
+      });
+      if (entry.response) {
+        book.apply(
+          {
+            approvalId: entry.request.approvalId,
+            approved: entry.response.approved,
+            ...(entry.response.reason !== undefined && { reason: entry.response.reason }),
+          },
+          'message',
+          now,
+        );
+      }
+    });
+    showPending();
+    if (halt && book.pending().length > 0) {
+      status = 'awaiting-approval';
+      return 'halted';
+    }
+    const results = await Promise.all(plans.map((plan, index) => settle(plan, approvalIds[index])));
+    responseMessages.push({ role: 'tool', content: results });
+    return 'continued';
+  }
 
   function result(): AgentTurnResult {
     return {
-      status: status === 'completed' ? 'completed' : 'max-steps-reached',
+      status: status === 'completed' || status === 'awaiting-approval' ? status : 'max-steps-reached',
       messages: responseMessages,
       text,
       steps,
       audit: book.audit(),
       ignoredDecisions: book.ignored(),
+      pending: book.pending(),
     };
   }
 }

@@ -4,8 +4,11 @@ import type {
   AgentTurnState,
   PendingToolApproval,
   RespondToToolApprovalsInput,
+  SubmitToolOutputInput,
   ToolApprovalAuditEntry,
   ToolApprovalDecision,
+  ToolResultPart,
+  TurnEvent,
 } from '../protocol';
 
 // The public contract: bots in any language use these names, so they never change.
@@ -27,6 +30,12 @@ export const pendingToolApprovalsQuery = defineQuery<PendingToolApproval[]>('pen
 /** The whole state of a turn: status, messages so far, pending approvals, audit. */
 export const agentTurnStateQuery = defineQuery<AgentTurnState>('agentTurnState');
 
+/** The output of a client-executed tool call; returns the recorded `tool-result` part. */
+export const submitToolOutputUpdate = defineUpdate<ToolResultPart, [SubmitToolOutputInput]>('submitToolOutput');
+
+/** What happened in the turn so far: started, approval requested, decided, tool finished, completed. */
+export const agentTurnEventsQuery = defineQuery<TurnEvent[]>('agentTurnEvents');
+
 /** Ids of the approvals a turn waits for, so that the Temporal UI and `temporal workflow list` can find them. */
 export const pendingApprovalsSearchAttribute = defineSearchAttributeKey(
   'TollgatePendingApprovals',
@@ -39,4 +48,11 @@ export const decisionErrorTypes = {
   'unknown-approval': 'UnknownApproval',
   conflict: 'ConflictingDecision',
   expired: 'ApprovalExpired',
+} as const;
+
+/** Error types of a rejected `submitToolOutput`. */
+export const toolOutputErrorTypes = {
+  invalid: 'InvalidToolOutput',
+  unknown: 'UnknownToolCall',
+  conflict: 'ConflictingToolOutput',
 } as const;

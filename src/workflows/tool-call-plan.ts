@@ -19,10 +19,12 @@ export function planToolCalls(options: {
   inspections: ToolCallInspection[];
   tools: Map<string, ToolManifestEntry>;
   autoApprove: boolean;
+  /** `all-if-any`: when one call of the step asks, every valid call asks (Agent Framework's rule). */
+  batch: 'per-call' | 'all-if-any';
 }): ToolCallPlan[] {
   const invalidById = new Map(options.invalidToolCalls.map((invalid) => [invalid.toolCallId, invalid.error]));
   const inspectionById = new Map(options.inspections.map((inspection) => [inspection.toolCallId, inspection]));
-  return options.calls.map((call): ToolCallPlan => {
+  const plans = options.calls.map((call): ToolCallPlan => {
     const unreadable = invalidById.get(call.toolCallId);
     if (unreadable !== undefined) return { kind: 'reject', call, error: unreadable };
     const tool = options.tools.get(call.toolName);
@@ -38,4 +40,8 @@ export function planToolCalls(options: {
     if (!needsApproval) return { kind: 'run', call, autoApproved: false };
     return options.autoApprove ? { kind: 'run', call, autoApproved: true } : { kind: 'ask', call };
   });
+  if (options.batch === 'all-if-any' && plans.some((plan) => plan.kind === 'ask')) {
+    return plans.map((plan) => (plan.kind === 'run' ? { kind: 'ask', call: plan.call } : plan));
+  }
+  return plans;
 }

@@ -13,9 +13,14 @@ import { firstUserText, messageText, truncate } from './message-text';
 import type { RecordedRequest } from './recorded-request';
 import { ReplyQueues } from './reply-queues';
 import { answerByRules } from './rules';
+import { chatMessagesOfResponsesInput } from './responses-chat-view';
+import { chatToolsOf, parseResponsesRequest } from './responses-request';
+import { buildResponse, type ResponseContext } from './responses-response';
 import {
+  hasMcpItems,
   isModelErrorReply,
   resolveModelReply,
+  type ModelErrorReply,
   type ModelReply,
   type ScriptedAnswer,
   type ScriptedReply,
@@ -37,7 +42,7 @@ export interface ModelServer {
   readonly baseURL: string;
   /** The port the server listens on. */
   readonly port: number;
-  /** Every chat completion request received, in order. */
+  /** Every chat completion and Responses API request received, in order. */
   readonly requests: RecordedRequest[];
   /** Loud failures, such as a request arriving after the script ran out. */
   readonly failures: string[];
@@ -58,9 +63,10 @@ export interface ModelServer {
 }
 
 /**
- * Starts an OpenAI-compatible chat completions server whose answers are scripted by the test, or, in rules mode,
- * made up by deterministic rules for the demo. Requests are recorded so tests can assert what the model was told;
- * a request with no reply left is answered with HTTP 400 and recorded in `failures`.
+ * Starts an OpenAI-compatible server whose answers are scripted by the test, or, in rules mode, made up by
+ * deterministic rules for the demo. It serves Chat Completions (streamed or not) and, non-streamed, the Responses
+ * API, which alone can carry MCP approval requests and MCP calls. Requests are recorded so tests can assert what the
+ * model was told; a request with no reply left is answered with HTTP 400 and recorded in `failures`.
  *
  * @example
  * const server = await startModelServer();
@@ -85,7 +91,7 @@ class ScriptedModelServer implements ModelServer {
   port = 0;
   private readonly queues = new ReplyQueues();
   private readonly server = createServer((request, response) => this.handle(request, response));
-  private toolCallCount = 0;
+  private idCount = 0;
   private completionCount = 0;
 
   constructor(private readonly rules: boolean) {}
@@ -151,49 +157,113 @@ class ScriptedModelServer implements ModelServer {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '');
     const route = `${request.method ?? 'GET'} ${path}`;
     if (route === 'POST /v1/chat/completions') return this.chatCompletion(request, response);
+    if (route === 'POST /v1/responses') return this.createResponse(request, response);
     if (route === 'GET /v1/models') return sendJson(response, 200, { object: 'list', data: [modelObject] });
     if (route === `GET /v1/models/${scriptedModelName}`) return sendJson(response, 200, modelObject);
     sendOpenAIError(response, 404, `Unknown route: ${route}`, { code: 'unknown_url' });
   }
 
   private async chatCompletion(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    let body: unknown;
-    try {
-      body = JSON.parse(await readRequestBody(request));
-    } catch {
-      return sendOpenAIError(response, 400, 'We could not parse the JSON body of your request.');
-    }
+    const body = await readJsonBody(request, response);
+    if (body === undefined) return;
     const parsed = parseChatCompletionRequest(body);
     if ('invalid' in parsed) return sendOpenAIError(response, 400, parsed.invalid);
 
-    // Taken before any await so concurrent requests get replies in arrival order.
-    const taken = this.queues.take(firstUserText(parsed.messages));
-    const recorded: RecordedRequest = {
-      number: this.requests.length + 1,
+    const { recorded, reply } = this.record({
       body: parsed.body,
       messages: parsed.messages,
       tools: parsed.tools,
-      toolNames: toolNamesOf(parsed.tools),
       stream: parsed.stream,
+    });
+    const answer = await this.answer(recorded, reply);
+    if (this.sendUnlessReply(response, recorded, answer)) return;
+    if (hasMcpItems(answer)) {
+      const text = `scripted model server: the reply for request #${recorded.number} has MCP items, which only /v1/responses can carry`;
+      return this.sendFailure(response, text);
+    }
+    this.sendReply(response, parsed, answer);
+  }
+
+  private async createResponse(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const body = await readJsonBody(request, response);
+    if (body === undefined) return;
+    const parsed = parseResponsesRequest(body);
+    if ('invalid' in parsed) return sendOpenAIError(response, 400, parsed.invalid);
+    if (parsed.stream) {
+      // Refused before a reply is taken, so the script stays as the test wrote it.
+      return this.sendFailure(
+        response,
+        'scripted model server: streaming is not supported by the scripted server on /v1/responses; call without stream',
+      );
+    }
+
+    const { recorded, reply } = this.record({
+      body: parsed.body,
+      messages: chatMessagesOfResponsesInput(parsed.input, parsed.instructions),
+      tools: chatToolsOf(parsed.tools),
+      stream: false,
+      responses: {
+        input: parsed.input,
+        tools: parsed.tools,
+        ...(parsed.instructions !== undefined && { instructions: parsed.instructions }),
+      },
+    });
+    const answer = await this.answer(recorded, reply);
+    if (this.sendUnlessReply(response, recorded, answer)) return;
+    const resolved = resolveModelReply(answer, (prefix) => `${prefix}_${++this.idCount}`);
+    const context: ResponseContext = {
+      id: `resp_scripted_${++this.completionCount}`,
+      createdAt: Math.floor(Date.now() / 1000),
+      model: parsed.model,
+      tools: parsed.tools,
+      messages: recorded.messages,
+      ...(parsed.instructions !== undefined && { instructions: parsed.instructions }),
+    };
+    sendJson(response, 200, buildResponse(resolved, context));
+  }
+
+  /** Records a request and takes its reply. No await: concurrent requests get replies in arrival order. */
+  private record(
+    fields: Omit<RecordedRequest, 'number' | 'toolNames' | 'receivedAt' | 'marker'>,
+  ): { recorded: RecordedRequest; reply: ScriptedReply | undefined } {
+    const taken = this.queues.take(firstUserText(fields.messages));
+    const recorded: RecordedRequest = {
+      number: this.requests.length + 1,
+      ...fields,
+      toolNames: toolNamesOf(fields.tools),
       receivedAt: new Date(),
       ...(taken.marker === undefined ? {} : { marker: taken.marker }),
     };
     this.requests.push(recorded);
+    return { recorded, reply: taken.reply };
+  }
 
-    const answer = await this.answer(recorded, taken.reply);
+  /** Sends a loud failure or a scripted HTTP error and returns true; returns false for a reply to send. */
+  private sendUnlessReply(
+    response: ServerResponse,
+    recorded: RecordedRequest,
+    answer: ScriptedAnswer | string,
+  ): answer is string | ModelErrorReply {
     if (typeof answer === 'string') {
-      this.recordFailure(answer);
-      // 400 and x-should-retry so clients fail at once instead of retrying into the same empty script.
-      return sendOpenAIError(response, 400, answer, {
-        code: 'scripted_model_server_failure',
-        headers: { 'x-should-retry': 'false' },
-      });
+      this.sendFailure(response, answer);
+      return true;
     }
     if (isModelErrorReply(answer)) {
       const { status, message, type, code } = answer.error;
-      return sendOpenAIError(response, status, message, { type, code });
+      sendOpenAIError(response, status, message, { type, code });
+      return true;
     }
-    this.sendReply(response, parsed, answer);
+    return false;
+  }
+
+  /** Records a loud failure and answers it. */
+  private sendFailure(response: ServerResponse, text: string): void {
+    this.recordFailure(text);
+    // 400 and x-should-retry so clients fail at once instead of retrying into the same empty script.
+    sendOpenAIError(response, 400, text, {
+      code: 'scripted_model_server_failure',
+      headers: { 'x-should-retry': 'false' },
+    });
   }
 
   /** The answer for a request, or the text of a loud failure. */
@@ -213,7 +283,7 @@ class ScriptedModelServer implements ModelServer {
   }
 
   private sendReply(response: ServerResponse, request: ChatCompletionRequest, reply: ModelReply): void {
-    const resolved = resolveModelReply(reply, () => `call_${++this.toolCallCount}`);
+    const resolved = resolveModelReply(reply, (prefix) => `${prefix}_${++this.idCount}`);
     const context: CompletionContext = {
       id: `chatcmpl-scripted-${++this.completionCount}`,
       created: Math.floor(Date.now() / 1000),
@@ -235,6 +305,16 @@ class ScriptedModelServer implements ModelServer {
   private recordFailure(text: string): void {
     this.failures.push(text);
     process.stderr.write(`${text}\n`);
+  }
+}
+
+/** The parsed JSON body, or undefined after answering a body that is not JSON with a 400. */
+async function readJsonBody(request: IncomingMessage, response: ServerResponse): Promise<unknown> {
+  try {
+    return JSON.parse(await readRequestBody(request)) as unknown;
+  } catch {
+    sendOpenAIError(response, 400, 'We could not parse the JSON body of your request.');
+    return undefined;
   }
 }
 

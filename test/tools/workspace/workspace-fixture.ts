@@ -41,7 +41,7 @@ export function createTestWorkspace(options: Omit<WorkspaceToolsOptions, 'root'>
     tool,
     call: async (name, input, context = {}) => {
       const selected = tool(name);
-      return selected.execute(selected.inputSchema.parse(input), {
+      return selected.execute!(selected.inputSchema.parse(input), {
         toolCallId: 'call-1',
         abortSignal: new AbortController().signal,
         heartbeat: () => {},
