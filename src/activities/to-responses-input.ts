@@ -133,7 +133,11 @@ function toolItems(message: ToolMessage, history: ProviderHistory): ResponsesInp
       // provider as `approve: false`; a `function_call_output` for either would answer a call the model never made.
       if (history.calls.has(part.toolCallId)) return [];
       return [
-        { type: 'function_call_output', call_id: part.toolCallId, output: renderToolOutput(part.toolName, part.output) },
+        {
+          type: 'function_call_output',
+          call_id: part.toolCallId,
+          output: renderToolOutput(part.toolName, part.output),
+        },
       ];
     }
     if (!part.providerExecuted && !history.approvalIds.has(part.approvalId)) return [];

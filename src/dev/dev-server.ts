@@ -117,7 +117,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   args.push(...(options.extraArgs ?? []));
 
   const server = await spawnServerProcess(temporalCliPath, args, log).catch((error: unknown) => {
-    throw new DevServerError(error instanceof Error ? error.message : String(error), address);
+    throw new DevServerError(describe(error), address);
   });
   try {
     await waitUntilReady(server, {
@@ -181,13 +181,17 @@ async function waitUntilReady(server: ServerProcess, target: ReadinessTarget): P
       if (!connection) {
         if (await acceptsConnections(connectHost(target.ip), target.port, 500)) {
           connection = await connectOrClose(target.address, 5_000).catch((error: unknown) => {
-            lastReason = `no gRPC answer yet (${error instanceof Error ? error.message : String(error)})`;
+            lastReason = `no gRPC answer yet (${describe(error)})`;
             return undefined;
           });
         }
       }
       if (connection) {
-        const readiness = await probeReadiness(connection, target.namespace, target.searchAttributes);
+        // A deadline per probe, so a server that accepts calls but never answers still hits the start timeout.
+        const probing = connection;
+        const readiness = await probing.withDeadline(Date.now() + 2_000, () =>
+          probeReadiness(probing, target.namespace, target.searchAttributes),
+        );
         if (readiness.type === 'ready') return;
         if (readiness.type === 'unusable')
           throw new DevServerError(`The Temporal dev server started, but ${readiness.reason}`, target.address);
@@ -200,14 +204,14 @@ async function waitUntilReady(server: ServerProcess, target: ReadinessTarget): P
   }
 }
 
-async function ensurePortFree(ip: string, port: number, address: string, role: string): Promise<void> {
+async function ensurePortFree(ip: string, port: number, address: string, role: 'gRPC' | 'Web UI'): Promise<void> {
   // Binding finds most listeners; connecting also finds one bound to a wildcard address on BSD-style systems.
   if ((await isPortFree(ip, port)) && !(await acceptsConnections(connectHost(ip), port, 300))) return;
   const where = formatAddress(ip, port);
-  const temporal = role === 'gRPC' && (await connectIfRunning(where, { timeoutMs: 1_000 }));
+  const temporalAnswers = role === 'gRPC' && (await connectIfRunning(where, { timeoutMs: 1_000 }));
   throw new DevServerError(
     `Cannot start the Temporal dev server: ${role} port ${where} is already in use` +
-      (temporal
+      (temporalAnswers
         ? ' by a running Temporal server. Reuse it (connectIfRunning) or stop it first.'
         : ' by another program. Stop that program or choose another port.'),
     address,
@@ -227,6 +231,10 @@ function connectHost(ip: string): string {
 function formatAddress(ip: string, port: number): string {
   const host = connectHost(ip);
   return host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function delay(milliseconds: number): Promise<void> {

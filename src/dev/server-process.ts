@@ -24,7 +24,7 @@ export interface ServerProcess {
   kill(): Promise<void>;
 }
 
-const keptLines = 40;
+const keptLines = 25;
 const running = new Set<ChildProcess>();
 let exitHookInstalled = false;
 
@@ -70,8 +70,15 @@ export async function spawnServerProcess(
   const exited = new Promise<ServerProcessExit>((resolve) => {
     child.once('exit', (code, signal) => {
       running.delete(child);
-      exitedWith = { code, signal };
-      resolve(exitedWith);
+      const exit = { code, signal };
+      // The last lines (often the error) can still be in the pipes; wait for them, but not for a stray grandchild.
+      const settle = (): void => {
+        clearTimeout(timer);
+        exitedWith ??= exit;
+        resolve(exit);
+      };
+      const timer = setTimeout(settle, 500);
+      child.once('close', settle);
     });
   });
   await started;

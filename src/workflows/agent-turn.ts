@@ -398,12 +398,17 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
       }
     });
     showPending();
+    // In halt mode, answered calls settle now and unanswered ones stay for the caller's next turn.
+    const waitsForCaller = (index: number) => halt && !book.decisionOf(approvalIds[index] as string);
+    const settled = await Promise.all(
+      plans.map((plan, index) => (waitsForCaller(index) ? undefined : settle(plan, approvalIds[index]))),
+    );
+    const results = settled.filter((part): part is ToolResultPart => part !== undefined);
+    if (results.length > 0) responseMessages.push({ role: 'tool', content: results });
     if (halt && book.pending().length > 0) {
       status = 'awaiting-approval';
       return 'halted';
     }
-    const results = await Promise.all(plans.map((plan, index) => settle(plan, approvalIds[index])));
-    responseMessages.push({ role: 'tool', content: results });
     return 'continued';
   }
 

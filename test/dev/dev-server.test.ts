@@ -74,9 +74,9 @@ describe('startDevServer', () => {
     const dbFilename = join(temporaryFolder(), 'temporal.db');
     const first = await start({ dbFilename, searchAttributes: { TollgateTestTools: 'KeywordList' } });
     await withConnection(first.address, (connection) =>
-      connection.workflowService.registerNamespace({
-        namespace: 'registered-before-restart',
-        workflowExecutionRetentionPeriod: { seconds: 86_400 },
+      connection.operatorService.addSearchAttributes({
+        namespace: 'default',
+        searchAttributes: { AddedBeforeRestart: keywordList },
       }),
     );
 
@@ -90,8 +90,11 @@ describe('startDevServer', () => {
 
     expect(second.address).toBe(first.address);
     await withConnection(second.address, async (connection) => {
-      const described = await connection.workflowService.describeNamespace({ namespace: 'registered-before-restart' });
-      expect(described.namespaceInfo?.name).toBe('registered-before-restart');
+      const listed = await connection.operatorService.listSearchAttributes({ namespace: 'default' });
+      expect(listed.customAttributes).toMatchObject({
+        AddedBeforeRestart: keywordList,
+        TollgateTestTools: keywordList,
+      });
     });
   });
 
@@ -120,7 +123,7 @@ describe('startDevServer', () => {
 
   it('refuses a port another program listens on, and says so', async () => {
     const port = await findFreePort('127.0.0.1');
-    const squatter: Server = createServer();
+    const squatter: Server = createServer((socket) => socket.resume());
     await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
     try {
       const failure = await startDevServer({ port }).catch((error: unknown) => error);
@@ -130,6 +133,31 @@ describe('startDevServer', () => {
     } finally {
       await new Promise((resolve) => squatter.close(resolve));
     }
+  });
+
+  it('refuses a database file whose search attribute has another type, and says what to do', async () => {
+    const dbFilename = join(temporaryFolder(), 'temporal.db');
+    const first = await start({ dbFilename, searchAttributes: { TollgateTestTools: 'Keyword' } });
+    await first.stop();
+
+    const failure = await startDevServer({
+      dbFilename,
+      port: first.port,
+      searchAttributes: { TollgateTestTools: 'KeywordList' },
+    }).catch((error: unknown) => error);
+
+    expect(isDevServerError(failure)).toBe(true);
+    expect((failure as Error).message).toContain('TollgateTestTools is registered as Keyword, not KeywordList');
+    expect((failure as Error).message).toContain('Use a fresh database file');
+    expect(await connectIfRunning(first.address)).toBe(false);
+  });
+
+  it('reports the server output when the server exits during startup', async () => {
+    const failure = await startDevServer({ extraArgs: ['--no-such-flag'] }).catch((error: unknown) => error);
+
+    expect(isDevServerError(failure)).toBe(true);
+    expect((failure as Error).message).toContain('The Temporal dev server exited during startup (exit code 1)');
+    expect((failure as Error).message).toContain('unknown flag: --no-such-flag');
   });
 
   it('serves the Web UI on the port it was given', async () => {

@@ -3,6 +3,7 @@ import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporal
 import { randomUUID } from 'node:crypto';
 import { TollgateClient } from '../../src/client';
 import { startModelServer, type ModelServer } from '../../src/dev/model-server';
+import type { ToolApprovalPolicy } from '../../src/activities';
 import type { Tool } from '../../src/tools';
 import { createTollgateWorker } from '../../src/worker';
 
@@ -38,6 +39,7 @@ export function workflowBundlePath(): string {
 export async function createTestEnvironment(options: {
   tools: Tool[];
   startWorker?: boolean;
+  onToolApproval?: ToolApprovalPolicy;
 }): Promise<TestEnvironment> {
   quietWorkerLogs();
   const address = temporalAddress();
@@ -60,6 +62,7 @@ export async function createTestEnvironment(options: {
         connection: nativeConnection,
         taskQueue,
         tools: options.tools,
+        onToolApproval: options.onToolApproval,
         model: { baseURL: model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },
         workflowBundle: { codePath: workflowBundlePath() },
         workerOptions: { shutdownGraceTime: '1s' },

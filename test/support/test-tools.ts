@@ -59,6 +59,23 @@ export function createTestTools(record?: (run: ToolRun) => void): { tools: Tool[
         return `deployed ${service}`;
       },
     }),
+    defineTool({
+      name: 'pickColor',
+      description: 'Asks the user to pick a color in the browser. Run by the client, not the worker.',
+      inputSchema: z.object({ prompt: z.string() }),
+      outputSchema: z.object({ color: z.string().regex(/^#[0-9a-f]{6}$/) }),
+    }),
+    defineTool({
+      name: 'launch',
+      description: 'Launches a job. Needs approval within one second, or it is denied as expired.',
+      inputSchema: z.object({ job: z.string() }),
+      needsApproval: true,
+      approvalTimeout: '1s',
+      execute: ({ job }, { toolCallId }) => {
+        note({ tool: 'launch', input: { job }, toolCallId });
+        return `launched ${job}`;
+      },
+    }),
   ];
   return { tools, runs };
 }

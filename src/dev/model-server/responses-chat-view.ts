@@ -6,7 +6,10 @@ import type { ResponsesContentPart, ResponsesInputItem } from './responses-reque
  * failure messages read both APIs alike. MCP items become calls of `mcp.<name>` (the AI SDK's name for them) with
  * their approvals and results as tool messages.
  */
-export function chatMessagesOfResponsesInput(input: readonly ResponsesInputItem[], instructions?: string): ChatMessage[] {
+export function chatMessagesOfResponsesInput(
+  input: readonly ResponsesInputItem[],
+  instructions?: string,
+): ChatMessage[] {
   const messages: ChatMessage[] = instructions === undefined ? [] : [{ role: 'system', content: instructions }];
   const addToolCall = (toolCall: ChatToolCall): void => {
     const last = messages.at(-1);
@@ -37,7 +40,11 @@ export function chatMessagesOfResponsesInput(input: readonly ResponsesInputItem[
         break;
       case 'mcp_call':
         addToolCall(toolCallOf(item.id, `mcp.${item.name ?? ''}`, item.arguments));
-        messages.push({ role: 'tool', tool_call_id: item.id, content: item.error ? `Error: ${item.error}` : item.output });
+        messages.push({
+          role: 'tool',
+          tool_call_id: item.id,
+          content: item.error ? `Error: ${item.error}` : item.output,
+        });
         break;
       default:
       // Reasoning, web search and other items say nothing the scripted model reads.

@@ -99,7 +99,10 @@ export function hasMcpItems(reply: ModelReply): boolean {
  * Fills in ids, argument strings and the finish reason. `nextId` makes an id with a prefix: `call` for tool calls,
  * `mcpr` for MCP approval requests and `mcp` for MCP calls, as OpenAI's ids begin.
  */
-export function resolveModelReply(reply: ModelReply, nextId: (prefix: 'call' | 'mcpr' | 'mcp') => string): ResolvedReply {
+export function resolveModelReply(
+  reply: ModelReply,
+  nextId: (prefix: 'call' | 'mcpr' | 'mcp') => string,
+): ResolvedReply {
   const toolCalls = (reply.toolCalls ?? []).map((toolCall) => ({
     id: toolCall.id ?? nextId('call'),
     name: toolCall.name,

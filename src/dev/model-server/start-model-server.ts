@@ -223,9 +223,10 @@ class ScriptedModelServer implements ModelServer {
   }
 
   /** Records a request and takes its reply. No await: concurrent requests get replies in arrival order. */
-  private record(
-    fields: Omit<RecordedRequest, 'number' | 'toolNames' | 'receivedAt' | 'marker'>,
-  ): { recorded: RecordedRequest; reply: ScriptedReply | undefined } {
+  private record(fields: Omit<RecordedRequest, 'number' | 'toolNames' | 'receivedAt' | 'marker'>): {
+    recorded: RecordedRequest;
+    reply: ScriptedReply | undefined;
+  } {
     const taken = this.queues.take(firstUserText(fields.messages));
     const recorded: RecordedRequest = {
       number: this.requests.length + 1,
