@@ -1,4 +1,10 @@
-import { Client, Connection, WorkflowUpdateFailedError, type WorkflowHandle } from '@temporalio/client';
+import {
+  Client,
+  Connection,
+  WithStartWorkflowOperation,
+  WorkflowUpdateFailedError,
+  type WorkflowHandle,
+} from '@temporalio/client';
 import { z } from 'zod';
 import {
   agentTurnInputSchema,
@@ -6,14 +12,22 @@ import {
   workflowIdOfApproval,
   type AgentTurnInput,
   type AgentTurnState,
+  type ConversationInput,
+  type ConversationState,
+  type SendMessageInput,
+  type SendMessageResult,
   type PendingToolApproval,
   type ToolApprovalAuditEntry,
   type ToolApprovalDecision,
 } from '../protocol';
 import type { agentTurn } from '../workflows/agent-turn';
+import type { conversation } from '../workflows/conversation';
 import {
   agentTurnStateQuery,
   agentTurnWorkflowType,
+  conversationStateQuery,
+  conversationWorkflowType,
+  sendMessageUpdate,
   decisionErrorTypes,
   pendingApprovalsSearchAttribute,
   pendingToolApprovalsQuery,
@@ -146,6 +160,33 @@ export class TollgateClient {
     } catch (error) {
       throw toDecisionError(error, approvalId, workflowId);
     }
+  }
+
+  /**
+   * Sends a user message to a conversation, starting the conversation (with `settings`) if it does
+   * not exist yet. Resolves with the id of the turn that answers it, once that turn has started or
+   * been queued behind an earlier one.
+   */
+  async sendMessage(
+    conversationId: string,
+    message: SendMessageInput,
+    settings: ConversationInput = {},
+  ): Promise<SendMessageResult> {
+    const start = new WithStartWorkflowOperation<typeof conversation>(conversationWorkflowType, {
+      workflowId: conversationId,
+      taskQueue: this.taskQueue,
+      args: [settings],
+      workflowIdConflictPolicy: 'USE_EXISTING',
+    });
+    return this.client.workflow.executeUpdateWithStart(sendMessageUpdate, {
+      args: [message],
+      startWorkflowOperation: start,
+    });
+  }
+
+  /** A conversation's history, running turn, pending approvals and queued messages. */
+  async conversationState(conversationId: string): Promise<ConversationState> {
+    return this.client.workflow.getHandle<typeof conversation>(conversationId).query(conversationStateQuery);
   }
 
   /** Sends a decision as the fire-and-forget signal (what a bot in another language would do). */

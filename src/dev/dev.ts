@@ -8,6 +8,7 @@ import { createWorkspaceTools, resolveWorkspaceRoot } from '../tools/workspace';
 import { createTollgateWorker } from '../worker';
 import { startDevServer, type DevServer } from './dev-server';
 import { ensureSearchAttributes } from './ensure-search-attributes';
+import { connectIfRunning } from './temporal-server-probe';
 import { startModelServer, type ModelServer } from './model-server';
 import { tollgateSearchAttributes } from './search-attributes';
 
@@ -29,7 +30,7 @@ async function main(): Promise<void> {
   let modelServer: ModelServer | undefined;
   let temporalNote: string;
 
-  if (process.env.TEMPORAL_ADDRESS || (await temporalAnswers(address))) {
+  if (process.env.TEMPORAL_ADDRESS || (await connectIfRunning(address))) {
     const connection = await Connection.connect({
       ...(temporal.connectionOptions as Parameters<typeof Connection.connect>[0]),
       address,
@@ -108,16 +109,6 @@ Ctrl-C stops everything; pending approvals are kept and resume on the next npm r
     await connection.close();
     await modelServer?.close();
     await devServer?.stop();
-  }
-}
-
-async function temporalAnswers(address: string): Promise<boolean> {
-  try {
-    const connection = await Connection.connect({ address, connectTimeout: 1000 });
-    await connection.close();
-    return true;
-  } catch {
-    return false;
   }
 }
 

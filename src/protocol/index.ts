@@ -8,6 +8,15 @@ export {
   type ModelSettings,
 } from './agent-turn';
 export { durationSchema, durationToMilliseconds, type Duration } from './duration';
+export {
+  conversationInputSchema,
+  conversationTurnSettingsSchema,
+  sendMessageInputSchema,
+  type ConversationInput,
+  type ConversationState,
+  type SendMessageInput,
+  type SendMessageResult,
+} from './conversation';
 export { collectToolApprovals, type CollectedApproval, type CollectedToolApprovals } from './collect-tool-approvals';
 export { formatApprovalId, workflowIdOfApproval } from './approval-id';
 export {

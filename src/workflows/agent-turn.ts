@@ -1,6 +1,7 @@
 import {
   ApplicationFailure,
   condition,
+  getExternalWorkflowHandle,
   patched,
   proxyActivities,
   setCurrentDetails,
@@ -39,6 +40,7 @@ import {
   agentTurnStateQuery,
   pendingApprovalsSearchAttribute,
   pendingToolApprovalsQuery,
+  turnPendingApprovalsSignal,
 } from './definitions';
 import { describePendingApprovals } from './describe-pending-approvals';
 import { registerDecisionHandlers } from './register-decision-handlers';
@@ -93,7 +95,7 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
     );
   }
   const input = parsed.data;
-  const { workflowId } = workflowInfo();
+  const { workflowId, parent } = workflowInfo();
   const book = new ApprovalBook(workflowId);
   const outputs = new ClientToolOutputs();
   const responseMessages: ModelMessage[] = [];
@@ -138,6 +140,12 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
     shownPending = key;
     upsertSearchAttributes([{ key: pendingApprovalsSearchAttribute, value: ids.length > 0 ? ids : null }]);
     setCurrentDetails(describePendingApprovals(pending));
+    if (parent) {
+      // A conversation shows its turn's pending approvals; if it is gone, the turn does not care.
+      void getExternalWorkflowHandle(parent.workflowId)
+        .signal(turnPendingApprovalsSignal, { turnId: workflowId, pending })
+        .catch(() => undefined);
+    }
   }
 
   function approvalTimeoutOf(tool: ToolManifestEntry | undefined): number | undefined {

@@ -2,6 +2,9 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type {
   AgentTurnState,
+  ConversationState,
+  SendMessageInput,
+  SendMessageResult,
   PendingToolApproval,
   RespondToToolApprovalsInput,
   SubmitToolOutputInput,
@@ -56,3 +59,16 @@ export const toolOutputErrorTypes = {
   unknown: 'UnknownToolCall',
   conflict: 'ConflictingToolOutput',
 } as const;
+
+/** Workflow type of a conversation: one per conversation id, running each message as an agentTurn child. */
+export const conversationWorkflowType = 'conversation';
+
+/** Sends a user message to a conversation; returns the id of the turn that answers it. */
+export const sendMessageUpdate = defineUpdate<SendMessageResult, [SendMessageInput]>('sendMessage');
+
+/** A conversation's history, running turn, pending approvals and queue. */
+export const conversationStateQuery = defineQuery<ConversationState>('conversationState');
+
+/** Sent by a turn to its conversation whenever what it waits for changes. */
+export const turnPendingApprovalsSignal =
+  defineSignal<[{ turnId: string; pending: PendingToolApproval[] }]>('turnPendingApprovals');

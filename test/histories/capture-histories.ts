@@ -3,7 +3,7 @@
 // history is worth guarding, and commit the JSON files:  npx tsx test/histories/capture-histories.ts
 import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { bundleWorkflowCode, NativeConnection, Worker } from '@temporalio/worker';
+import { bundleWorkflowCode, NativeConnection, type Worker } from '@temporalio/worker';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TollgateClient } from '../../src/client';

@@ -1,0 +1,113 @@
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TollgateClient } from '../client';
+import { ApprovalDecisions } from './approval-decisions';
+import { registerApprovalRoutes } from './approval-routes';
+import type { ApproverTokens } from './approver-tokens';
+import { registerAuditRoutes } from './audit-routes';
+import { approverOf, createAuthenticationHook } from './authenticate';
+import { DecisionAudit } from './decision-audit';
+import type { GatewayContext } from './gateway-context';
+import { GatewayError } from './gateway-error';
+import { emptyQuerySchema } from './gateway-schemas';
+import { parseJsonBody } from './json-body-parser';
+import { openApiDocument } from './openapi-document';
+import { parseInput } from './parse-input';
+import { installProblemHandler } from './problem-handler';
+import { registerTurnRoutes } from './turn-routes';
+
+/** Requests allowed per window: overall per client address, and for decisions per approver. */
+export interface GatewayRateLimit {
+  /** Requests per window from one address, on every route (default 600). */
+  max?: number;
+  /** Decisions per window by one approver (default 60). */
+  decisionMax?: number;
+  /** The window in milliseconds (default one minute). */
+  timeWindowMs?: number;
+}
+
+/** What the gateway needs. */
+export interface GatewayOptions {
+  /** How turns are started, read and decided. */
+  tollgate: TollgateClient;
+  /** The bearer tokens accepted and the approver each stands for. */
+  tokens: ApproverTokens;
+  /** Where decision attempts are kept; a fresh in-memory audit when absent. */
+  audit?: DecisionAudit;
+  rateLimit?: GatewayRateLimit;
+  /** Largest request body on any route (default 64 KiB); larger ones get 413. */
+  bodyLimitBytes?: number;
+  /** Fastify's logger settings (off by default). */
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Default body limit: a decision is a few hundred bytes, a turn's start a conversation. */
+export const defaultBodyLimitBytes = 64 * 1024;
+
+// Routes anyone may call: a load balancer's health check carries no token.
+const publicPaths = new Set(['/healthz']);
+
+/**
+ * Builds the approval gateway: a Fastify app with the REST API, bearer-token auth, strict input,
+ * rate limits and RFC 9457 errors. Call `listen` on it; `close` does not close `tollgate`.
+ *
+ * @example
+ * const tollgate = await TollgateClient.connect();
+ * const tokens = ApproverTokens.fromRecord({ 'ana-0123456789abcdef': 'ana' });
+ * const gateway = await createGateway({ tollgate, tokens });
+ * await gateway.listen({ port: 8788, host: '127.0.0.1' });
+ */
+export async function createGateway(options: GatewayOptions): Promise<FastifyInstance> {
+  const bodyLimitBytes = options.bodyLimitBytes ?? defaultBodyLimitBytes;
+  const timeWindow = options.rateLimit?.timeWindowMs ?? 60_000;
+  const audit = options.audit ?? new DecisionAudit();
+  const app = Fastify({ bodyLimit: bodyLimitBytes, logger: options.logger ?? false });
+
+  installProblemHandler(app, { bodyLimitBytes });
+  // JSON only: every other content type is a 415, and JSON is parsed by the gateway's own parser.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+
+  await app.register(rateLimit, {
+    global: false,
+    timeWindow,
+    errorResponseBuilder: (_request, context) =>
+      new GatewayError('rate-limited', `Too many requests; retry in ${context.after}.`),
+  });
+  // The address limit runs before authentication, so guessing tokens is limited too.
+  app.addHook('onRequest', app.rateLimit({ max: options.rateLimit?.max ?? 600, timeWindow }));
+  app.addHook('onRequest', createAuthenticationHook(options.tokens, publicPaths));
+
+  const context: GatewayContext = {
+    tollgate: options.tollgate,
+    audit,
+    decisions: new ApprovalDecisions(options.tollgate, audit, (error) =>
+      app.log.error({ err: error }, 'a decision attempt could not be written to the audit file'),
+    ),
+    decisionRateLimit: app.rateLimit({
+      max: options.rateLimit?.decisionMax ?? 60,
+      timeWindow,
+      keyGenerator: (request) => `approver:${approverOf(request)}`,
+    }),
+  };
+
+  app.get('/healthz', async () => ({ ok: true }));
+  const document = openApiDocument();
+  app.get('/openapi.json', async (request) => {
+    parseInput(emptyQuerySchema, request.query, 'query');
+    return document;
+  });
+  registerTurnRoutes(app, context);
+  registerApprovalRoutes(app, context);
+  registerAuditRoutes(app, context);
+  app.setNotFoundHandler((request) => {
+    throw new GatewayError('not-found', `No route ${request.method} ${request.url.split('?')[0]}.`);
+  });
+  return app;
+}

@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+import type { TollgateClient } from '../client';
+import type { ApprovalDecisions } from './approval-decisions';
+import type { DecisionAudit } from './decision-audit';
+
+/** What the routes share. */
+export interface GatewayContext {
+  tollgate: TollgateClient;
+  decisions: ApprovalDecisions;
+  audit: DecisionAudit;
+  /** The tighter rate limit of routes that decide, as a hook that runs after authentication. */
+  decisionRateLimit: ReturnType<FastifyInstance['rateLimit']>;
+}

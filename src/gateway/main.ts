@@ -1,0 +1,39 @@
+import { TollgateClient } from '../client';
+import { createGateway } from './create-gateway';
+import { DecisionAudit } from './decision-audit';
+import { gatewaySettingsFromEnvironment } from './gateway-settings';
+
+// `npm run gateway`: the REST approval gateway. Settings come from the environment (see
+// gatewaySettingsFromEnvironment); Temporal's connection from TEMPORAL_ADDRESS and friends.
+async function main(): Promise<void> {
+  // Settings first: a gateway with no tokens stops here, before it connects to anything.
+  const settings = gatewaySettingsFromEnvironment();
+  const tollgate = await TollgateClient.connect();
+  try {
+    const gateway = await createGateway({
+      tollgate,
+      tokens: settings.tokens,
+      audit: new DecisionAudit({ file: settings.auditFile }),
+      rateLimit: settings.rateLimit,
+      bodyLimitBytes: settings.bodyLimitBytes,
+      logger: { level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers.authorization'] },
+    });
+    const stopped = new Promise<void>((resolve) => {
+      for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
+    });
+    await gateway.listen({ port: settings.port, host: settings.host });
+    console.log(
+      `Tollgate gateway on http://${settings.host}:${settings.port} (${settings.tokens.size} approver token(s), ` +
+        `task queue ${tollgate.taskQueue}); API description at /openapi.json`,
+    );
+    await stopped;
+    await gateway.close();
+  } finally {
+    await tollgate.close();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
