@@ -72,7 +72,16 @@ export function createToolActivities(
       const parsed = tool.inputSchema.safeParse(input);
       if (!parsed.success) return errorText(`Invalid input for tool "${toolName}":\n${z.prettifyError(parsed.error)}`);
       const context = Context.current();
-      const heartbeat = setInterval(() => context.heartbeat(), heartbeatIntervalMs);
+      if (context.info.attempt > 1 && !tool.idempotent) {
+        // The first attempt was cut off (worker gone, timeout) and may have taken effect already.
+        return errorText(
+          `The ${toolName} call was interrupted before it finished (its worker stopped or it timed out) and was ` +
+            `not run again, because ${toolName} is not safe to repeat. It may or may not have taken effect; check before trying again.`,
+        );
+      }
+      // Beat well inside the heartbeat timeout, so only a dead worker misses it.
+      const interval = Math.max(100, Math.min(heartbeatIntervalMs, (context.info.heartbeatTimeoutMs ?? 30_000) / 3));
+      const heartbeat = setInterval(() => context.heartbeat(), interval);
       try {
         const output = await tool.execute(parsed.data, {
           toolCallId,

@@ -5,7 +5,8 @@ import { ApprovalDecisions } from './approval-decisions';
 import { registerApprovalRoutes } from './approval-routes';
 import type { ApproverTokens } from './approver-tokens';
 import { registerAuditRoutes } from './audit-routes';
-import { approverOf, createAuthenticationHook } from './authenticate';
+import { createAuthenticationHook } from './authenticate';
+import { createDecisionRateLimit } from './decision-rate-limit';
 import { DecisionAudit } from './decision-audit';
 import type { GatewayContext } from './gateway-context';
 import { GatewayError } from './gateway-error';
@@ -90,11 +91,7 @@ export async function createGateway(options: GatewayOptions): Promise<FastifyIns
     decisions: new ApprovalDecisions(options.tollgate, audit, (error) =>
       app.log.error({ err: error }, 'a decision attempt could not be written to the audit file'),
     ),
-    decisionRateLimit: app.rateLimit({
-      max: options.rateLimit?.decisionMax ?? 60,
-      timeWindow,
-      keyGenerator: (request) => `approver:${approverOf(request)}`,
-    }),
+    decisionRateLimit: createDecisionRateLimit(app, { max: options.rateLimit?.decisionMax ?? 60, timeWindow }),
   };
 
   app.get('/healthz', async () => ({ ok: true }));

@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
 import type { TollgateClient } from '../client';
 import type { ApprovalDecisions } from './approval-decisions';
 import type { DecisionAudit } from './decision-audit';
+import type { DecisionRateLimitHook } from './decision-rate-limit';
 
 /** What the routes share. */
 export interface GatewayContext {
@@ -9,5 +9,5 @@ export interface GatewayContext {
   decisions: ApprovalDecisions;
   audit: DecisionAudit;
   /** The tighter rate limit of routes that decide, as a hook that runs after authentication. */
-  decisionRateLimit: ReturnType<FastifyInstance['rateLimit']>;
+  decisionRateLimit: DecisionRateLimitHook;
 }

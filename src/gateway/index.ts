@@ -6,12 +6,7 @@ export {
   minimumTokenLength,
   type ApproverTokenEntry,
 } from './approver-tokens';
-export {
-  createGateway,
-  defaultBodyLimitBytes,
-  type GatewayOptions,
-  type GatewayRateLimit,
-} from './create-gateway';
+export { createGateway, defaultBodyLimitBytes, type GatewayOptions, type GatewayRateLimit } from './create-gateway';
 export {
   DecisionAudit,
   type DecisionAttempt,

@@ -35,8 +35,8 @@ export async function listPendingApprovals(
       }
     }),
   );
-  return lists
-    .flat()
+  const unique = new Map(lists.flat().map((approval) => [approval.approvalId, approval]));
+  return [...unique.values()]
     .filter((approval) => filter.tool === undefined || approval.toolName === filter.tool)
     .sort((first, second) => first.requestedAt.localeCompare(second.requestedAt));
 }

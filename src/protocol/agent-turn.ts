@@ -36,6 +36,13 @@ export const agentTurnInputSchema = z.strictObject({
   approvalWait: z.enum(['durable', 'halt']).optional(),
   /** `per-call` (default): ask only for calls that need it. `all-if-any`: if any call of a step asks, all do. */
   approvalBatch: z.enum(['per-call', 'all-if-any']).optional(),
+  /**
+   * Limits for each tool run: `heartbeat` is how soon a dead worker is noticed (default 30s),
+   * `startToClose` how long one attempt may take (default 10m).
+   */
+  toolTimeouts: z
+    .strictObject({ heartbeat: durationSchema.optional(), startToClose: durationSchema.optional() })
+    .optional(),
   /** What an expired approval does: `deny` the call (default) or `fail` the turn. A tool's own setting wins. */
   onExpire: z.enum(['deny', 'fail']).optional(),
 });

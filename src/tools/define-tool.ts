@@ -36,6 +36,12 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   execute?: (input: z.infer<Schema>, context: ToolExecutionContext) => unknown;
   /** Who runs the tool; `client` when there is no `execute`. */
   executor?: 'worker' | 'client';
+  /**
+   * Safe to run again after an interruption (the worker died mid-call, the call timed out). When
+   * false (the default), an interrupted call is not repeated: it comes back as an error the model
+   * reads, since it may or may not have taken effect.
+   */
+  idempotent?: boolean;
   /** Checks what a client submits for a client-executed tool. */
   outputSchema?: z.ZodType;
 }
@@ -50,6 +56,7 @@ export interface Tool {
   /** Absent for client-executed tools. */
   execute?: (input: unknown, context: ToolExecutionContext) => unknown;
   executor: 'worker' | 'client';
+  idempotent: boolean;
   outputSchema?: z.ZodType;
   approvalTimeoutMs?: number;
   onExpire?: 'deny' | 'fail';
@@ -88,6 +95,7 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
     inputSchema: definition.inputSchema,
     needsApproval: resolveApprovalRequirement(definition) as NeedsApproval<unknown>,
     executor,
+    idempotent: definition.idempotent ?? false,
     ...(executor === 'worker' && { execute: definition.execute as Tool['execute'] }),
     ...(definition.outputSchema && { outputSchema: definition.outputSchema }),
     ...(definition.approvalTimeout !== undefined && {

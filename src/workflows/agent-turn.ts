@@ -62,12 +62,14 @@ const { callModel } = proxyActivities<TollgateActivities>({
   },
 });
 
-const { executeTool } = proxyActivities<TollgateActivities>({
-  startToCloseTimeout: '10m',
-  // The activity heartbeats while the tool runs, so a dead worker is noticed in seconds, not minutes.
-  heartbeatTimeout: '30s',
-  retry: { maximumAttempts: 3 },
-});
+/** Runs tools. The activity heartbeats while a tool runs, so a dead worker is noticed in seconds, not minutes. */
+function toolRunner(timeouts: AgentTurnInput['toolTimeouts']): TollgateActivities['executeTool'] {
+  return proxyActivities<TollgateActivities>({
+    startToCloseTimeout: timeouts?.startToClose === undefined ? '10m' : durationToMilliseconds(timeouts.startToClose),
+    heartbeatTimeout: timeouts?.heartbeat === undefined ? '30s' : durationToMilliseconds(timeouts.heartbeat),
+    retry: { maximumAttempts: 3 },
+  }).executeTool;
+}
 
 /** Patch ids: each guards a change for executions that were already waiting when it shipped. */
 const patches = {
@@ -103,6 +105,7 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
   const turnTimeoutMs = input.approvalTimeout === undefined ? undefined : durationToMilliseconds(input.approvalTimeout);
   const halt = input.approvalWait === 'halt';
   const maxSteps = input.maxSteps ?? 10;
+  const executeTool = toolRunner(input.toolTimeouts);
   let status: AgentTurnStatus = 'running';
   let steps = 0;
   let text = '';

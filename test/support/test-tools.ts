@@ -76,6 +76,16 @@ export function createTestTools(record?: (run: ToolRun) => void): { tools: Tool[
         return `launched ${job}`;
       },
     }),
+    defineTool({
+      name: 'slowJob',
+      description: 'Runs a slow job that is not safe to repeat.',
+      inputSchema: z.object({ job: z.string(), seconds: z.number() }),
+      execute: async ({ job, seconds }, { toolCallId }) => {
+        note({ tool: 'slowJob', input: { job }, toolCallId });
+        await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+        return `finished ${job}`;
+      },
+    }),
   ];
   return { tools, runs };
 }

@@ -81,3 +81,45 @@ describe('agentTurn across worker restarts', () => {
     }
   }, 90_000);
 });
+
+describe('agentTurn when a worker dies while a tool runs', () => {
+  it('does not run a tool that is not safe to repeat a second time, and tells the model why', async () => {
+    const environment = await createTestEnvironment({ tools: createTestTools().tools, startWorker: false });
+    const runLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'tollgate-runs-')), 'runs.jsonl');
+    const workerOptions = { taskQueue: environment.taskQueue, modelURL: environment.model.baseURL, runLog };
+    let worker: ChildProcess | undefined;
+    try {
+      const marker = uniqueMarker();
+      environment.model.scriptFor(
+        marker,
+        { toolCalls: [{ id: `${marker}-1`, name: 'slowJob', arguments: { job: 'migrate', seconds: 30 } }] },
+        { text: 'the migration was interrupted' },
+      );
+      worker = await spawnWorkerProcess(workerOptions);
+      const handle = await environment.tollgate.startTurn({
+        messages: [{ role: 'user', content: `${marker} migrate` }],
+        toolTimeouts: { heartbeat: '2s' },
+      });
+      await waitFor(
+        async () => (existsSync(runLog) ? readFileSync(runLog, 'utf8') : ''),
+        (log) => log.includes(`${marker}-1`),
+      );
+      await killProcess(worker, 'SIGKILL');
+      worker = await spawnWorkerProcess(workerOptions);
+      const result = await handle.result();
+
+      expect(readFileSync(runLog, 'utf8').trim().split('\n')).toHaveLength(1);
+      const toolMessage = result.messages.find((message) => message.role === 'tool');
+      expect(toolMessage?.content).toEqual([
+        expect.objectContaining({
+          type: 'tool-result',
+          toolCallId: `${marker}-1`,
+          output: { type: 'error-text', value: expect.stringContaining('was not run again') },
+        }),
+      ]);
+    } finally {
+      if (worker) await killProcess(worker, 'SIGTERM');
+      await environment.close();
+    }
+  }, 60_000);
+});

@@ -22,6 +22,8 @@ export function createBashTool(settings: WorkspaceSettings): Tool {
   });
   return defineTool({
     name: 'bash',
+    // A shell command may not be safe to repeat: if a worker dies mid-run, it is reported, not rerun.
+    idempotent: false,
     description:
       'Run a command with bash -c; it runs in the workspace folder, with no input. Returns JSON ' +
       '{ exitCode, stdout, stderr, timedOut }; a non-zero exitCode is reported, not an error. The command and ' +

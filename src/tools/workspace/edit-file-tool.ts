@@ -15,6 +15,8 @@ const editFileInput = z.object({
 export function createEditFileTool(settings: WorkspaceSettings): Tool {
   return defineTool({
     name: 'editFile',
+    // Safe to repeat if a worker dies mid-call.
+    idempotent: true,
     description:
       'Replace one exact occurrence of oldText with newText in a workspace file. oldText must match the file ' +
       'exactly (whitespace included) and occur exactly once: include surrounding lines to make it unique. ' +

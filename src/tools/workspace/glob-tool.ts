@@ -20,6 +20,8 @@ const globInput = z.object({
 export function createGlobTool(settings: WorkspaceSettings): Tool {
   return defineTool({
     name: 'glob',
+    // Safe to repeat if a worker dies mid-call.
+    idempotent: true,
     description:
       'Find files by path pattern. "**" matches any number of folders, "*" any characters but "/", "?" one ' +
       'character, "{a,b}" either. The pattern is matched against paths relative to path ("*.ts" only matches at ' +

@@ -31,6 +31,8 @@ const grepInput = z.object({
 export function createGrepTool(settings: WorkspaceSettings): Tool {
   return defineTool({
     name: 'grep',
+    // Safe to repeat if a worker dies mid-call.
+    idempotent: true,
     description:
       'Search text files in the workspace for a JavaScript regular expression (case-sensitive; use [Aa] or ' +
       'alternatives for other cases). Returns matching lines as "file:line: text", file relative to the workspace, ' +

@@ -15,6 +15,8 @@ const listDirInput = z.object({
 export function createListDirTool(settings: WorkspaceSettings): Tool {
   return defineTool({
     name: 'listDir',
+    // Safe to repeat if a worker dies mid-call.
+    idempotent: true,
     description:
       'List the entries of a folder in the workspace, one per line, sorted; folders end with "/". ' +
       'Not recursive: use glob to find files at any depth.',

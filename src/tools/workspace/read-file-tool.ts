@@ -15,6 +15,8 @@ const readFileInput = z.object({
 export function createReadFileTool(settings: WorkspaceSettings): Tool {
   return defineTool({
     name: 'readFile',
+    // Safe to repeat if a worker dies mid-call.
+    idempotent: true,
     description:
       'Read a text file in the workspace and return its contents. Use offset (first line, from 1) and limit ' +
       `(number of lines) for part of a long file; output is capped at ${settings.maxOutputBytes} bytes and ends ` +

@@ -18,6 +18,8 @@ const writeFileInput = z.object({
 export function createWriteFileTool(settings: WorkspaceSettings): Tool {
   return defineTool({
     name: 'writeFile',
+    // Safe to repeat if a worker dies mid-call.
+    idempotent: true,
     description:
       'Create a file in the workspace, or replace its whole content, creating missing folders. ' +
       'Returns a confirmation with the number of bytes written. To change part of a file, use editFile.',

@@ -1,0 +1,93 @@
+import type { AddressInfo } from 'node:net';
+import type { TollgateClient } from '../../src/client';
+import { ApproverTokens, createGateway, DecisionAudit, type GatewayOptions } from '../../src/gateway';
+
+/** Tokens of the test approvers; `eve` has a token of a different length from the others. */
+export const testTokens = {
+  ana: 'ana-token-0123456789abcdef',
+  bob: 'bob-token-fedcba9876543210',
+  eve: 'eve-token-a-good-deal-longer-than-the-others',
+} as const;
+
+/** What a test sees of a response. */
+export interface GatewayResponse {
+  status: number;
+  headers: Headers;
+  /** The parsed JSON body, or the text when it is not JSON. */
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  text: string;
+}
+
+/** A gateway listening on a random port of this machine, with helpers to call it. */
+export interface RunningGateway {
+  url: string;
+  audit: DecisionAudit;
+  /**
+   * Calls the gateway as `as` (an approver of {@link testTokens}) unless `token` says otherwise (`null`: no
+   * header). A string body is sent as is, still labelled JSON unless `headers` say otherwise.
+   */
+  call(
+    method: string,
+    path: string,
+    options?: { as?: keyof typeof testTokens; token?: string | null; body?: unknown; headers?: Record<string, string> },
+  ): Promise<GatewayResponse>;
+  close(): Promise<void>;
+}
+
+export async function startGateway(
+  tollgate: TollgateClient,
+  options: Omit<Partial<GatewayOptions>, 'tollgate'> = {},
+): Promise<RunningGateway> {
+  const audit = options.audit ?? new DecisionAudit();
+  const tokens = ApproverTokens.fromRecord(
+    Object.fromEntries(Object.entries(testTokens).map(([identity, token]) => [token, identity])),
+  );
+  const app = await createGateway({
+    tokens,
+    rateLimit: { max: 10_000, decisionMax: 10_000 },
+    ...options,
+    tollgate,
+    audit,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return {
+    url,
+    audit,
+    async call(method, path, { as = 'ana', token, body, headers = {} } = {}) {
+      const bearer = token === undefined ? testTokens[as] : token;
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: {
+          ...(bearer !== null && { authorization: `Bearer ${bearer}` }),
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+          ...headers,
+        },
+        ...(body !== undefined && { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      let parsed: unknown = text;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        // Not JSON: the test sees the text.
+      }
+      return { status: response.status, headers: response.headers, body: parsed, text };
+    },
+    close: () => app.close(),
+  };
+}
+
+/** Asserts an RFC 9457 problem: its media type, its members, and no stack trace anywhere. */
+export function expectProblem(response: GatewayResponse, status: number, kind: string): void {
+  expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  expect(response.body).toMatchObject({
+    type: `urn:tollgate:problem:${kind}`,
+    title: expect.any(String),
+    status,
+    detail: expect.any(String),
+    instance: expect.stringMatching(/^\//),
+  });
+  expect(response.status).toBe(status);
+  expect(response.text).not.toMatch(/\n\s+at |stack|\.ts:\d+/);
+}
