@@ -1,4 +1,13 @@
-import type { ModelMessage, ModelSettings, TextPart, ToolCallPart, ToolResultOutput } from '../protocol';
+import type {
+  ModelMessage,
+  ModelSettings,
+  ProviderTool,
+  TextPart,
+  ToolApprovalRequestPart,
+  ToolCallPart,
+  ToolResultOutput,
+  ToolResultPart,
+} from '../protocol';
 import type { ToolManifestEntry } from '../tools';
 
 /** Input of `callModel`. */
@@ -6,6 +15,10 @@ export interface CallModelInput {
   messages: ModelMessage[];
   tools: ToolManifestEntry[];
   settings?: ModelSettings;
+  /** Which OpenAI API to call; default `chat`. */
+  api?: 'chat' | 'responses';
+  /** Provider-executed tools (Responses API only). */
+  providerTools?: ProviderTool[];
 }
 
 /** A tool call whose arguments could not be read; it becomes an error result, not a failure. */
@@ -15,9 +28,13 @@ export interface InvalidToolCall {
   error: string;
 }
 
-/** One model step: what the model said and asked for. */
+/**
+ * One model step: what the model said and asked for. Through the Responses API the content also
+ * holds provider-executed calls: one waiting for approval (`tool-call` then `tool-approval-request`)
+ * or one the provider already ran (`tool-call` then `tool-result`).
+ */
 export interface ModelStepResult {
-  content: Array<TextPart | ToolCallPart>;
+  content: Array<TextPart | ToolCallPart | ToolApprovalRequestPart | ToolResultPart>;
   invalidToolCalls: InvalidToolCall[];
   finishReason: string;
 }

@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type OpenAI from 'openai';
-import type { TextPart, ToolApprovalRequestPart, ToolCallPart, ToolResultPart } from '../protocol';
+import type { ProviderTool, TextPart, ToolApprovalRequestPart, ToolCallPart, ToolResultPart } from '../protocol';
 import type { ToolManifestEntry } from '../tools';
 import type { CallModelInput, InvalidToolCall, ModelStepResult } from './activity-types';
 import type { ModelConnection } from './call-model';
@@ -8,35 +8,11 @@ import { classifyModelError } from './model-errors';
 import { parseToolArguments } from './parse-tool-arguments';
 import { mcpToolNamePrefix, toResponsesInput } from './to-responses-input';
 
-/** A tool the provider runs itself: an MCP server the OpenAI Responses API calls on the model's behalf. */
-export interface ProviderTool {
-  /** The only provider tool so far: a remote MCP server. */
-  type: 'mcp';
-  /** The label the provider's `mcp_…` items carry; tool calls are named `mcp.<tool>`. */
-  serverLabel: string;
-  /** Where the provider reaches the MCP server. */
-  serverUrl: string;
-  /** `always` makes the provider ask, and Tollgate wait for a decision, before every call. */
-  requireApproval: 'always' | 'never';
-  /** The server's tools the model may use; all of them when absent. */
-  allowedTools?: string[];
-}
+/** Input of `callModelResponses`. */
+export type CallModelResponsesInput = CallModelInput;
 
-/** Input of `callModelResponses`: a model call that may also offer provider-executed tools. */
-export interface CallModelResponsesInput extends CallModelInput {
-  /** MCP servers the provider calls itself. */
-  providerTools?: ProviderTool[];
-}
-
-/**
- * One model step through the Responses API. Besides text and function calls, the content holds provider-executed
- * calls: a call waiting for approval as a `tool-call` followed by its `tool-approval-request`, and a call the
- * provider already ran as a `tool-call` followed by its `tool-result`.
- */
-export interface ResponsesStepResult extends Omit<ModelStepResult, 'content'> {
-  /** What the model said and asked for, and what the provider asked approval for or already ran, in order. */
-  content: Array<TextPart | ToolCallPart | ToolApprovalRequestPart | ToolResultPart>;
-}
+/** One model step through the Responses API; see {@link ModelStepResult}. */
+export type ResponsesStepResult = ModelStepResult;
 
 type ResponsesTool = OpenAI.Responses.Tool;
 

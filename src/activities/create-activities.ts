@@ -1,7 +1,8 @@
 import OpenAI from 'openai';
 import { ToolRegistry, type Tool } from '../tools';
 import type { TollgateActivities, ToolApprovalPolicy } from './activity-types';
-import { createCallModel } from './call-model';
+import { createCallModel, type ModelConnection } from './call-model';
+import { createCallModelResponses } from './call-model-responses';
 import { createToolActivities } from './tool-activities';
 
 /** Where the model is and which one to use. */
@@ -36,7 +37,14 @@ export function createActivities(options: {
   // Temporal retries model calls with backoff; the client's own retries would multiply them.
   const client = new OpenAI({ baseURL: options.model.baseURL, apiKey: options.model.apiKey, maxRetries: 0 });
   return {
-    callModel: createCallModel({ client, defaultModel: options.model.model }),
+    callModel: callModelThrough({ client, defaultModel: options.model.model }),
     ...createToolActivities(new ToolRegistry(options.tools), options.onToolApproval),
   };
+}
+
+/** One `callModel` activity for both APIs, so a turn picks its API without a new activity type. */
+function callModelThrough(connection: ModelConnection): TollgateActivities['callModel'] {
+  const chat = createCallModel(connection);
+  const responses = createCallModelResponses(connection);
+  return (input) => (input.api === 'responses' ? responses(input) : chat(input));
 }

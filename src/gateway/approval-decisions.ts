@@ -28,13 +28,19 @@ export class ApprovalDecisions {
 
   /** Decides one approval, found through the workflow id its approvalId carries. */
   async decideOne(approver: string, request: DecisionRequest): Promise<ToolApprovalAuditEntry> {
-    const [recorded] = await this.attempt(approver, [request], async () => {
-      try {
-        return await this.tollgate.workflowIdOf(request.approvalId);
-      } catch (error) {
-        throw isApprovalDecisionError(error) ? toGatewayError(error) : error;
-      }
-    });
+    const [recorded] = await this.attempt(
+      approver,
+      [request],
+      async () => {
+        try {
+          return await this.tollgate.workflowIdOf(request.approvalId);
+        } catch (error) {
+          throw isApprovalDecisionError(error) ? toGatewayError(error) : error;
+        }
+      },
+      // The caller named an approval, not a turn: a missing turn means the approval is unknown.
+      request.approvalId,
+    );
     return recorded as ToolApprovalAuditEntry;
   }
 
@@ -44,13 +50,14 @@ export class ApprovalDecisions {
     workflowId: string,
     requests: readonly DecisionRequest[],
   ): Promise<ToolApprovalAuditEntry[]> {
-    return this.attempt(approver, requests, async () => workflowId);
+    return this.attempt(approver, requests, async () => workflowId, undefined);
   }
 
   private async attempt(
     approver: string,
     requests: readonly DecisionRequest[],
     resolveWorkflowId: () => Promise<string>,
+    namedApprovalId: string | undefined,
   ): Promise<ToolApprovalAuditEntry[]> {
     const at = new Date().toISOString();
     let workflowId: string | undefined;
@@ -75,7 +82,7 @@ export class ApprovalDecisions {
       );
     try {
       workflowId = await resolveWorkflowId();
-      const state = await this.readState(workflowId, requests.length === 1 ? requests[0]?.approvalId : undefined);
+      const state = await this.readState(workflowId, namedApprovalId);
       const earlier = new Map(state.audit.map((entry) => [entry.approvalId, entry]));
       const recorded = await this.record(approver, workflowId, requests, state);
       // A decision that was already there, or that came back with someone else's name, changed nothing.

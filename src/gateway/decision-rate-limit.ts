@@ -23,9 +23,6 @@ export function createDecisionRateLimit(
     const result = await limit(request);
     if (result.isAllowed || !result.isExceeded) return;
     reply.header('retry-after', String(result.ttlInSeconds));
-    throw new GatewayError(
-      'rate-limited',
-      `Too many decisions by this approver; retry in ${result.ttlInSeconds} s.`,
-    );
+    throw new GatewayError('rate-limited', `Too many decisions by this approver; retry in ${result.ttlInSeconds} s.`);
   };
 }

@@ -12,6 +12,20 @@ export const modelSettingsSchema = z.strictObject({
 });
 export type ModelSettings = z.infer<typeof modelSettingsSchema>;
 
+/** A tool the model provider runs itself: a remote MCP server the OpenAI Responses API calls. */
+export const providerToolSchema = z.strictObject({
+  type: z.literal('mcp'),
+  /** The label the provider's `mcp_…` items carry; its calls are named `mcp.<tool>`. */
+  serverLabel: z.string().min(1),
+  /** Where the provider reaches the MCP server. */
+  serverUrl: z.string().url(),
+  /** `always`: the provider asks, and the turn waits for a decision, before every call. */
+  requireApproval: z.enum(['always', 'never']),
+  /** The server's tools the model may use; all when absent. */
+  allowedTools: z.array(z.string().min(1)).optional(),
+});
+export type ProviderTool = z.infer<typeof providerToolSchema>;
+
 /** The input of the `agentTurn` workflow. */
 export const agentTurnInputSchema = z.strictObject({
   /** The conversation so far, ending with the user's message. */
@@ -43,6 +57,10 @@ export const agentTurnInputSchema = z.strictObject({
   toolTimeouts: z
     .strictObject({ heartbeat: durationSchema.optional(), startToClose: durationSchema.optional() })
     .optional(),
+  /** `chat` (default): Chat Completions. `responses`: the Responses API, needed for `providerTools`. */
+  modelApi: z.enum(['chat', 'responses']).optional(),
+  /** Provider-executed tools (MCP servers); their approval requests wait like any other. */
+  providerTools: z.array(providerToolSchema).optional(),
   /** What an expired approval does: `deny` the call (default) or `fail` the turn. A tool's own setting wins. */
   onExpire: z.enum(['deny', 'fail']).optional(),
 });

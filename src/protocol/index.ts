@@ -1,11 +1,13 @@
 export {
   agentTurnInputSchema,
   modelSettingsSchema,
+  providerToolSchema,
   type AgentTurnInput,
   type AgentTurnResult,
   type AgentTurnState,
   type AgentTurnStatus,
   type ModelSettings,
+  type ProviderTool,
 } from './agent-turn';
 export { durationSchema, durationToMilliseconds, type Duration } from './duration';
 export {

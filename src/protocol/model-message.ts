@@ -18,11 +18,15 @@ export const userMessageSchema = z.object({
 });
 export type UserMessage = z.infer<typeof userMessageSchema>;
 
-/** One assistant part: text, a tool call, or a request for approval of a tool call. */
+/**
+ * One assistant part: text, a tool call, a request for approval of a tool call, or the result of a
+ * call the model provider ran itself (provider-executed tools).
+ */
 export const assistantContentPartSchema = z.discriminatedUnion('type', [
   textPartSchema,
   toolCallPartSchema,
   toolApprovalRequestPartSchema,
+  toolResultPartSchema,
 ]);
 export type AssistantContentPart = z.infer<typeof assistantContentPartSchema>;
 

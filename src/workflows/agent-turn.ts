@@ -71,6 +71,17 @@ function toolRunner(timeouts: AgentTurnInput['toolTimeouts']): TollgateActivitie
   }).executeTool;
 }
 
+/** Approval requests the model provider made for calls it will run itself, with their calls. */
+function providerApprovalRequests(content: AssistantContentPart[]): Array<{ approvalId: string; call: ToolCallPart }> {
+  const providerCalls = new Map(
+    content.flatMap((part) => (part.type === 'tool-call' && part.providerExecuted ? [[part.toolCallId, part]] : [])),
+  );
+  return content.flatMap((part) => {
+    const call = part.type === 'tool-approval-request' ? providerCalls.get(part.toolCallId) : undefined;
+    return call && part.type === 'tool-approval-request' ? [{ approvalId: part.approvalId, call }] : [];
+  });
+}
+
 /** Patch ids: each guards a change for executions that were already waiting when it shipped. */
 const patches = {
   /** The worker's onToolApproval policy is consulted before anyone is asked. */
@@ -287,19 +298,29 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
   while (steps < maxSteps) {
     steps += 1;
     const messages = [...input.messages, ...responseMessages];
-    const modelStep = await callModel({ messages, tools: [...tools.values()], settings: input.model });
+    const modelStep = await callModel({
+      messages,
+      tools: [...tools.values()],
+      settings: input.model,
+      ...(input.modelApi !== undefined && { api: input.modelApi }),
+      ...(input.providerTools !== undefined && { providerTools: input.providerTools }),
+    });
     note('model-called');
-    const calls = modelStep.content.filter((part): part is ToolCallPart => part.type === 'tool-call');
+    // Calls the provider runs itself are not ours to run; those that ask for approval wait like ours.
+    const calls = modelStep.content.filter(
+      (part): part is ToolCallPart => part.type === 'tool-call' && !part.providerExecuted,
+    );
+    const providerRequests = providerApprovalRequests(modelStep.content);
     const content: AssistantContentPart[] = [...modelStep.content];
     text = modelStep.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
-    if (calls.length === 0) {
+    if (calls.length === 0 && providerRequests.length === 0) {
       responseMessages.push({ role: 'assistant', content });
       status = 'completed';
       note('turn-completed', { detail: status });
       return result();
     }
 
-    const inspections = await inspectToolCalls({ calls, messages, tools: [...tools.keys()] });
+    const inspections = calls.length > 0 ? await inspectToolCalls({ calls, messages, tools: [...tools.keys()] }) : [];
     const plans = planToolCalls({
       calls,
       invalidToolCalls: modelStep.invalidToolCalls,
@@ -334,6 +355,15 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
         book.autoApprove(approval, now);
       }
     });
+    for (const { call, approvalId } of providerRequests) {
+      const approval = { ...newApproval(call, steps, now), approvalId };
+      if (input.autoApprove) {
+        book.autoApprove(approval, now);
+      } else {
+        book.request(approval);
+        note('approval-requested', { approvalId, toolCallId: call.toolCallId, toolName: call.toolName });
+      }
+    }
     await applyPolicy(book.pending());
     responseMessages.push({ role: 'assistant', content });
     showPending();
@@ -348,7 +378,10 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
         ),
       );
       const results = settled.filter((part): part is ToolResultPart => part !== undefined);
-      const decided = approvalResponses(plans, approvalIds);
+      const decided = [
+        ...approvalResponses(plans, approvalIds),
+        ...providerResponses(providerRequests.filter(({ approvalId }) => book.decisionOf(approvalId))),
+      ];
       if (results.length + decided.length > 0)
         responseMessages.push({ role: 'tool', content: [...decided, ...results] });
       status = 'awaiting-approval';
@@ -356,8 +389,16 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
       return result();
     }
 
-    const results = await Promise.all(plans.map((plan, index) => settle(plan, approvalIds[index])));
-    responseMessages.push({ role: 'tool', content: [...approvalResponses(plans, approvalIds), ...results] });
+    const [results] = await Promise.all([
+      Promise.all(plans.map((plan, index) => settle(plan, approvalIds[index]))),
+      Promise.all(
+        providerRequests.map(({ call, approvalId }) => book.decisionOf(approvalId) ?? awaitDecision(approvalId, call)),
+      ),
+    ]);
+    responseMessages.push({
+      role: 'tool',
+      content: [...approvalResponses(plans, approvalIds), ...providerResponses(providerRequests), ...results],
+    });
   }
   status = 'max-steps-reached';
   note('turn-completed', { detail: status });
@@ -421,6 +462,20 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
       return 'halted';
     }
     return 'continued';
+  }
+
+  /** The decisions on provider-executed calls, which go back to the provider on the next model call. */
+  function providerResponses(requests: Array<{ approvalId: string }>): ToolApprovalResponsePart[] {
+    return requests.map(({ approvalId }) => {
+      const decision = book.decisionOf(approvalId) as ToolApprovalAuditEntry;
+      return {
+        type: 'tool-approval-response',
+        approvalId,
+        approved: decision.decision === 'approved',
+        ...(decision.reason !== undefined && { reason: decision.reason }),
+        providerExecuted: true,
+      };
+    });
   }
 
   function result(): AgentTurnResult {

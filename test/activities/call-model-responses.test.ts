@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
-import { createCallModelResponses, type ProviderTool } from '../../src/activities/call-model-responses';
+import { createCallModelResponses } from '../../src/activities/call-model-responses';
 import { startModelServer, type ModelServer } from '../../src/dev/model-server';
-import type { ModelMessage } from '../../src/protocol';
+import type { ModelMessage, ProviderTool } from '../../src/protocol';
 import type { ToolManifestEntry } from '../../src/tools';
 
 const opsServer: ProviderTool = {
