@@ -1,6 +1,6 @@
 import { ApplicationFailure } from '@temporalio/common';
 import type OpenAI from 'openai';
-import type { ProviderTool, TextPart, ToolApprovalRequestPart, ToolCallPart, ToolResultPart } from '../protocol';
+import type { ProviderTool } from '../protocol';
 import type { ToolManifestEntry } from '../tools';
 import type { CallModelInput, InvalidToolCall, ModelStepResult } from './activity-types';
 import type { ModelConnection } from './call-model';

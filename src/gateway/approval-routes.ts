@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { AgentTurnState } from '../protocol';
 import { approverOf } from './authenticate';
 import type { GatewayContext } from './gateway-context';
 import { GatewayError } from './gateway-error';
@@ -24,7 +25,7 @@ export function registerApprovalRoutes(app: FastifyInstance, context: GatewayCon
     const { approvalId } = parseInput(approvalParamsSchema, request.params, 'params');
     const unknown = () => new GatewayError('unknown-approval', `Unknown approvalId "${approvalId}".`, { approvalId });
     let workflowId: string;
-    let state;
+    let state: AgentTurnState;
     try {
       workflowId = await context.tollgate.workflowIdOf(approvalId);
       state = await context.tollgate.state(workflowId);
