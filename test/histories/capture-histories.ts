@@ -4,7 +4,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { bundleWorkflowCode, NativeConnection, type Worker } from '@temporalio/worker';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { TollgateClient } from '../../src/client';
 import { startDevServer } from '../../src/dev/dev-server';
@@ -27,13 +27,16 @@ async function main(): Promise<void> {
       connection: nativeConnection,
       taskQueue,
       tools: createTestTools().tools,
+      onToolApproval: ({ toolName }) => (toolName === 'deploy' ? { decision: 'deny', reason: 'policy says no' } : 'ask'),
       model: { baseURL: model.baseURL, apiKey: 'capture', model: 'tollgate-scripted' },
       workflowBundle: bundle,
     });
     const tollgate = new TollgateClient(new Client({ connection }), taskQueue);
-    const save = async (name: string, workflowId: string) => {
+    const save = async (name: string, workflowId: string, runId?: string) => {
+      // Existing files are the point: they hold histories of older code. Only add what is missing.
+      if (existsSync(path.join(__dirname, `${name}.json`))) return;
       // historyToJSON writes the form historyFromJSON (and so the replayer) reads back.
-      const history = await tollgate.turn(workflowId).fetchHistory();
+      const history = await tollgate.client.workflow.getHandle(workflowId, runId).fetchHistory();
       writeFileSync(path.join(__dirname, `${name}.json`), historyToJSON(history));
       console.log(`saved ${name}.json`);
     };
@@ -54,11 +57,32 @@ async function main(): Promise<void> {
       }
       await save(`agent-turn-${name}`, handle.workflowId);
     };
+    const policyScenario = async () => {
+      model.scriptFor('[policy]', { toolCalls: [{ id: 'policy-call', name: 'deploy', arguments: { service: 'api' } }] }, { text: 'not deployed' });
+      const handle = await tollgate.startTurn({ messages: [{ role: 'user', content: '[policy] deploy' }] }, { workflowId: 'agent-turn-policy' });
+      await handle.result();
+      await save('agent-turn-policy', handle.workflowId);
+    };
+    const conversationScenario = async () => {
+      const conversationId = 'conversation-continued';
+      model.scriptFor('[conversation]', { text: 'first answer' }, { text: 'second answer' });
+      await tollgate.sendMessage(conversationId, { content: '[conversation] hello' }, { continueAsNewAfterTurns: 1 });
+      const firstRunId = (await tollgate.client.workflow.getHandle(conversationId).describe()).runId;
+      await tollgate.sendMessage(conversationId, { content: 'again' }).catch(() => undefined);
+      let state = await tollgate.conversationState(conversationId);
+      while (state.turnCount < 2 || state.currentTurnId !== undefined) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        state = await tollgate.conversationState(conversationId);
+      }
+      await save(conversationId, conversationId, firstRunId);
+    };
     await worker.runUntil(async () => {
       await scenario('waiting', '[waiting]', () => undefined);
       await scenario('approved', '[approved]', (id) => tollgate.decide(id, { approved: true, approver: 'ana' }).then(() => undefined));
       await scenario('denied', '[denied]', (id) => tollgate.decide(id, { approved: false, reason: 'no', approver: 'ana' }).then(() => undefined));
       await scenario('expired', '[expired]', () => undefined, { approvalTimeout: '1s' });
+      await policyScenario();
+      await conversationScenario();
     });
   } finally {
     await nativeConnection.close();

@@ -12,9 +12,16 @@ const histories = readdirSync(__dirname)
   .map((file) => ({ workflowId: file.replace(/\.json$/, ''), history: JSON.parse(readFileSync(path.join(__dirname, file), 'utf8')) }));
 
 describe('committed workflow histories', () => {
-  it('include a turn paused on approval, approved, denied and expired', () => {
+  it('include turns paused, approved, denied, expired and decided by policy, and a conversation that continued as new', () => {
     expect(histories.map((entry) => entry.workflowId)).toEqual(
-      expect.arrayContaining(['agent-turn-waiting', 'agent-turn-approved', 'agent-turn-denied', 'agent-turn-expired']),
+      expect.arrayContaining([
+        'agent-turn-waiting',
+        'agent-turn-approved',
+        'agent-turn-denied',
+        'agent-turn-expired',
+        'agent-turn-policy',
+        'conversation-continued',
+      ]),
     );
   });
 
