@@ -1,6 +1,6 @@
 import { ApprovalDecisionError, isApprovalDecisionError, type TollgateClient } from '../client';
 import type { AgentTurnState, ToolApprovalAuditEntry } from '../protocol';
-import type { DecisionAudit, DecisionAttemptOutcome } from './decision-audit';
+import type { DecisionAttemptChannel, DecisionAudit, DecisionAttemptOutcome } from './decision-audit';
 import { GatewayError } from './gateway-error';
 import { toGatewayError } from './to-gateway-error';
 
@@ -27,9 +27,14 @@ export class ApprovalDecisions {
   ) {}
 
   /** Decides one approval, found through the workflow id its approvalId carries. */
-  async decideOne(approver: string, request: DecisionRequest): Promise<ToolApprovalAuditEntry> {
+  async decideOne(
+    approver: string,
+    request: DecisionRequest,
+    channel: DecisionAttemptChannel = 'rest',
+  ): Promise<ToolApprovalAuditEntry> {
     const [recorded] = await this.attempt(
       approver,
+      channel,
       [request],
       async () => {
         try {
@@ -50,11 +55,12 @@ export class ApprovalDecisions {
     workflowId: string,
     requests: readonly DecisionRequest[],
   ): Promise<ToolApprovalAuditEntry[]> {
-    return this.attempt(approver, requests, async () => workflowId, undefined);
+    return this.attempt(approver, 'rest', requests, async () => workflowId, undefined);
   }
 
   private async attempt(
     approver: string,
+    channel: DecisionAttemptChannel,
     requests: readonly DecisionRequest[],
     resolveWorkflowId: () => Promise<string>,
     namedApprovalId: string | undefined,
@@ -68,7 +74,7 @@ export class ApprovalDecisions {
             .record({
               at,
               approver,
-              channel: 'rest',
+              channel,
               approvalId: request.approvalId,
               ...(workflowId !== undefined && { workflowId }),
               approved: request.approved,

@@ -40,13 +40,23 @@ export interface GatewayOptions {
   bodyLimitBytes?: number;
   /** Fastify's logger settings (off by default). */
   logger?: FastifyServerOptions['logger'];
+  /** More routes (Slack, email links), each with the paths it authenticates itself instead of by bearer token. */
+  extensions?: GatewayExtension[];
+}
+
+/** Routes added to the gateway that carry their own authentication (a Slack signature, an email token). */
+export interface GatewayExtension {
+  /** Paths that skip bearer-token authentication because the extension verifies them itself. */
+  publicPaths: string[];
+  /** Adds the routes; called after the core routes. */
+  register(app: FastifyInstance, context: GatewayContext): void | Promise<void>;
 }
 
 /** Default body limit: a decision is a few hundred bytes, a turn's start a conversation. */
 export const defaultBodyLimitBytes = 64 * 1024;
 
 // Routes anyone may call: a load balancer's health check carries no token.
-const publicPaths = new Set(['/healthz']);
+const corePublicPaths = ['/healthz'];
 
 /**
  * Builds the approval gateway: a Fastify app with the REST API, bearer-token auth, strict input,
@@ -83,6 +93,10 @@ export async function createGateway(options: GatewayOptions): Promise<FastifyIns
   });
   // The address limit runs before authentication, so guessing tokens is limited too.
   app.addHook('onRequest', app.rateLimit({ max: options.rateLimit?.max ?? 600, timeWindow }));
+  const publicPaths = new Set([
+    ...corePublicPaths,
+    ...(options.extensions ?? []).flatMap((extension) => extension.publicPaths),
+  ]);
   app.addHook('onRequest', createAuthenticationHook(options.tokens, publicPaths));
 
   const context: GatewayContext = {
@@ -103,6 +117,7 @@ export async function createGateway(options: GatewayOptions): Promise<FastifyIns
   registerTurnRoutes(app, context);
   registerApprovalRoutes(app, context);
   registerAuditRoutes(app, context);
+  for (const extension of options.extensions ?? []) await extension.register(app, context);
   app.setNotFoundHandler((request) => {
     throw new GatewayError('not-found', `No route ${request.method} ${request.url.split('?')[0]}.`);
   });

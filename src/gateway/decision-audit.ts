@@ -1,7 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 
 /** Through which door a decision attempt came. Slack and email links join later. */
-export type DecisionAttemptChannel = 'rest';
+export type DecisionAttemptChannel = 'rest' | 'slack' | 'email';
 
 /**
  * What became of an attempt: `recorded` (the turn took it), `repeat` (the same decision was already

@@ -6,7 +6,13 @@ export {
   minimumTokenLength,
   type ApproverTokenEntry,
 } from './approver-tokens';
-export { createGateway, defaultBodyLimitBytes, type GatewayOptions, type GatewayRateLimit } from './create-gateway';
+export {
+  createGateway,
+  defaultBodyLimitBytes,
+  type GatewayExtension,
+  type GatewayOptions,
+  type GatewayRateLimit,
+} from './create-gateway';
 export {
   DecisionAudit,
   type DecisionAttempt,
@@ -27,3 +33,4 @@ export { openApiDocument } from './openapi-document';
 export { problemContentType, type ProblemBody } from './problem-handler';
 export { decisionProblemKinds, toGatewayError } from './to-gateway-error';
 export { verifyBearerToken } from './verify-bearer-token';
+export type { GatewayContext } from './gateway-context';
