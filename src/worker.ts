@@ -7,6 +7,7 @@ import {
 } from './activities';
 import { temporalSettingsFromEnvironment } from './client/temporal-settings';
 import { createWorkspaceTools } from './tools/workspace';
+import type { ApprovalNotifier } from './notifications/notification-types';
 import type { Tool } from './tools';
 
 /** What a Tollgate worker needs. */
@@ -18,6 +19,8 @@ export interface TollgateWorkerOptions {
   model: ModelSettingsFromEnvironment;
   /** Decides approvals before anyone is asked, e.g. "reads under /tmp are fine"; `ask` leaves it to a person. */
   onToolApproval?: ToolApprovalPolicy;
+  /** Channels that tell people about approvals (Slack, email); targets come from tools' and turns' approvalRules. */
+  notifiers?: readonly ApprovalNotifier[];
   /** A prebuilt workflow bundle (tests build it once); the workflow sources are bundled otherwise. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Passed through to `Worker.create`. */

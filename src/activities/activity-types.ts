@@ -1,13 +1,16 @@
 import type {
   ModelMessage,
   ModelSettings,
+  NotificationTarget,
   ProviderTool,
+  ToolApprovalAuditEntry,
   TextPart,
   ToolApprovalRequestPart,
   ToolCallPart,
   ToolResultOutput,
   ToolResultPart,
 } from '../protocol';
+import type { ApprovalNotice, NotificationReceipt } from '../notifications/notification-types';
 import type { ToolManifestEntry } from '../tools';
 
 /** Input of `callModel`. */
@@ -93,6 +96,17 @@ export interface ValidateToolOutputInput {
   error?: string;
 }
 
+/** Input of `notifyApproval`: one notice to one target. */
+export interface NotifyApprovalInput {
+  event: 'requested' | 'reminder' | 'resolved';
+  notice: ApprovalNotice;
+  target: NotificationTarget;
+  /** For `resolved`: what the request left behind (the Slack message to update). */
+  receipt?: NotificationReceipt;
+  /** For `resolved`: the outcome. */
+  decision?: ToolApprovalAuditEntry;
+}
+
 /** The activities the `agentTurn` workflow calls. */
 export interface TollgateActivities {
   /** The manifest of the turn's tools; an unknown name fails the turn with a clear error. */
@@ -105,6 +119,8 @@ export interface TollgateActivities {
   executeTool(input: ExecuteToolInput): Promise<ToolResultOutput>;
   /** Runs the worker's `onToolApproval` policy (all `ask` when it has none). */
   decideByPolicy(requests: ToolApprovalPolicyRequest[]): Promise<ToolApprovalPolicyDecision[]>;
+  /** Tells people about an approval: asks, reminds, or shows the outcome. Returns what to update later. */
+  notifyApproval(input: NotifyApprovalInput): Promise<NotificationReceipt | null>;
   /** Checks a client's output against the tool's output schema and turns it into a result output. */
   validateToolOutput(
     input: ValidateToolOutputInput,

@@ -3,6 +3,8 @@ import { ToolRegistry, type Tool } from '../tools';
 import type { TollgateActivities, ToolApprovalPolicy } from './activity-types';
 import { createCallModel, type ModelConnection } from './call-model';
 import { createCallModelResponses } from './call-model-responses';
+import { createNotifyApproval } from './notify-approval';
+import type { ApprovalNotifier } from '../notifications/notification-types';
 import { createToolActivities } from './tool-activities';
 
 /** Where the model is and which one to use. */
@@ -33,12 +35,14 @@ export function createActivities(options: {
   tools: readonly Tool[];
   model: ModelSettingsFromEnvironment;
   onToolApproval?: ToolApprovalPolicy;
+  notifiers?: readonly ApprovalNotifier[];
 }): TollgateActivities {
   // Temporal retries model calls with backoff; the client's own retries would multiply them.
   const client = new OpenAI({ baseURL: options.model.baseURL, apiKey: options.model.apiKey, maxRetries: 0 });
   return {
     callModel: callModelThrough({ client, defaultModel: options.model.model }),
     ...createToolActivities(new ToolRegistry(options.tools), options.onToolApproval),
+    notifyApproval: createNotifyApproval(options.notifiers ?? []),
   };
 }
 

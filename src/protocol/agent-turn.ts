@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { approvalRulesSchema } from './approval-rules';
 import { durationSchema } from './duration';
 import { modelMessageSchema, type ModelMessage } from './model-message';
 import type { IgnoredToolApprovalDecision, PendingToolApproval, ToolApprovalAuditEntry } from './tool-approval';
@@ -57,6 +58,8 @@ export const agentTurnInputSchema = z.strictObject({
   toolTimeouts: z
     .strictObject({ heartbeat: durationSchema.optional(), startToClose: durationSchema.optional() })
     .optional(),
+  /** Who may decide this turn's approvals and who is told; a tool's own rules win. */
+  approvalRules: approvalRulesSchema.optional(),
   /** `chat` (default): Chat Completions. `responses`: the Responses API, needed for `providerTools`. */
   modelApi: z.enum(['chat', 'responses']).optional(),
   /** Provider-executed tools (MCP servers); their approval requests wait like any other. */

@@ -19,6 +19,12 @@ export {
   type SendMessageInput,
   type SendMessageResult,
 } from './conversation';
+export {
+  approvalRulesSchema,
+  notificationTargetSchema,
+  type ApprovalRules,
+  type NotificationTarget,
+} from './approval-rules';
 export { collectToolApprovals, type CollectedApproval, type CollectedToolApprovals } from './collect-tool-approvals';
 export { formatApprovalId, workflowIdOfApproval } from './approval-id';
 export {

@@ -38,10 +38,19 @@ export interface PendingToolApproval {
   expiresAt?: string;
   /** The model step (1-based) that made the call. */
   step: number;
+  /** Who may decide, when restricted. */
+  approvers?: string[];
+  /** Distinct approvals needed, when more than one. */
+  quorum?: number;
+  /** Approvals collected so far towards the quorum. */
+  votes?: Array<{ approver: string; decidedAt: string }>;
 }
 
-/** The outcome of an approval: decided by someone, or expired. */
-export type ApprovalOutcome = 'approved' | 'denied' | 'expired';
+/**
+ * The outcome of an approval: decided, or expired. `awaiting-quorum` appears only in what an update
+ * returns for an approval that needs more approvers; the audit holds final outcomes.
+ */
+export type ApprovalOutcome = 'approved' | 'denied' | 'expired' | 'awaiting-quorum';
 
 /** How a decision reached the workflow. */
 export type DecisionChannel = 'signal' | 'update' | 'timeout' | 'auto-approve' | 'policy' | 'message';
@@ -61,7 +70,7 @@ export interface ToolApprovalAuditEntry extends PendingToolApproval {
 }
 
 /** Why a decision was not applied. */
-export type IgnoredDecisionCause = 'conflict' | 'unknown-approval' | 'expired' | 'invalid';
+export type IgnoredDecisionCause = 'conflict' | 'unknown-approval' | 'expired' | 'invalid' | 'forbidden';
 
 /** A decision that arrived by signal and was not applied; kept so nothing sent is lost. */
 export interface IgnoredToolApprovalDecision {

@@ -9,6 +9,7 @@ export interface TurnEvent {
     | 'tool-started'
     | 'tool-finished'
     | 'tool-output-submitted'
+    | 'notification-failed'
     | 'turn-completed';
   /** When (ISO 8601, workflow time). */
   at: string;

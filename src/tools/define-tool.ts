@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { durationToMilliseconds, type Duration } from '../protocol';
+import { approvalRulesSchema, durationToMilliseconds, type ApprovalRules, type Duration } from '../protocol';
 import { resolveApprovalRequirement, type ApprovalMode, type NeedsApproval } from './resolve-approval-requirement';
 
 /** What a tool's `execute` gets besides its input. */
@@ -44,6 +44,8 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   idempotent?: boolean;
   /** Checks what a client submits for a client-executed tool. */
   outputSchema?: z.ZodType;
+  /** Who may approve calls of this tool (and how many), and who is told; wins over the turn's rules. */
+  approvalRules?: ApprovalRules;
 }
 
 /** A tool as the worker registers it, with its approval rule resolved. */
@@ -60,6 +62,7 @@ export interface Tool {
   outputSchema?: z.ZodType;
   approvalTimeoutMs?: number;
   onExpire?: 'deny' | 'fail';
+  approvalRules?: ApprovalRules;
 }
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -102,5 +105,6 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
       approvalTimeoutMs: durationToMilliseconds(definition.approvalTimeout),
     }),
     ...(definition.onExpire && { onExpire: definition.onExpire }),
+    ...(definition.approvalRules && { approvalRules: approvalRulesSchema.parse(definition.approvalRules) }),
   };
 }

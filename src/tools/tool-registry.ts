@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ApprovalRules } from '../protocol';
 import type { Tool } from './define-tool';
 import { approvalRequirementOf, type ApprovalRequirement } from './resolve-approval-requirement';
 
@@ -15,6 +16,8 @@ export interface ToolManifestEntry {
   approvalTimeoutMs?: number;
   /** The tool's own expiry rule. */
   onExpire?: 'deny' | 'fail';
+  /** The tool's own approvers, quorum and notifications. */
+  approvalRules?: ApprovalRules;
 }
 
 /** The worker's tools by name. */
@@ -63,6 +66,7 @@ export class ToolRegistry {
         ...(tool.executor === 'client' && { executor: 'client' as const }),
         ...(tool.approvalTimeoutMs !== undefined && { approvalTimeoutMs: tool.approvalTimeoutMs }),
         ...(tool.onExpire && { onExpire: tool.onExpire }),
+        ...(tool.approvalRules && { approvalRules: tool.approvalRules }),
       };
     });
   }

@@ -22,6 +22,8 @@ import {
   type AgentTurnInput,
   type AgentTurnResult,
   type AgentTurnStatus,
+  type ApprovalRules,
+  type NotificationTarget,
   type AssistantContentPart,
   type ModelMessage,
   type PendingToolApproval,
@@ -33,7 +35,7 @@ import {
   type TurnEvent,
 } from '../protocol';
 import type { ToolManifestEntry } from '../tools';
-import { ApprovalBook } from './approval-book';
+import { ApprovalBook, type ApprovalRights } from './approval-book';
 import { ClientToolOutputs } from './client-tool-outputs';
 import {
   agentTurnEventsQuery,
@@ -45,6 +47,12 @@ import {
 import { describePendingApprovals } from './describe-pending-approvals';
 import { registerDecisionHandlers } from './register-decision-handlers';
 import { planToolCalls, type ToolCallPlan } from './tool-call-plan';
+
+const { notifyApproval } = proxyActivities<TollgateActivities>({
+  startToCloseTimeout: '30s',
+  // Bounded: a channel that is down must not hold the turn's end for long.
+  retry: { initialInterval: '1s', maximumInterval: '10s', maximumAttempts: 5 },
+});
 
 const { describeTools, inspectToolCalls, decideByPolicy, validateToolOutput } = proxyActivities<TollgateActivities>({
   startToCloseTimeout: '1m',
@@ -113,6 +121,7 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
   const outputs = new ClientToolOutputs();
   const responseMessages: ModelMessage[] = [];
   const events: TurnEvent[] = [];
+  const outstandingNotices: Array<Promise<unknown>> = [];
   const turnTimeoutMs = input.approvalTimeout === undefined ? undefined : durationToMilliseconds(input.approvalTimeout);
   const halt = input.approvalWait === 'halt';
   const maxSteps = input.maxSteps ?? 10;
@@ -293,7 +302,7 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
 
   // A stateless caller continues a halted turn by sending decisions as the last message.
   const resumed = await resumeFromMessages();
-  if (resumed === 'halted') return result();
+  if (resumed === 'halted') return finish();
 
   while (steps < maxSteps) {
     steps += 1;
@@ -317,7 +326,7 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
       responseMessages.push({ role: 'assistant', content });
       status = 'completed';
       note('turn-completed', { detail: status });
-      return result();
+      return finish();
     }
 
     const inspections = calls.length > 0 ? await inspectToolCalls({ calls, messages, tools: [...tools.keys()] }) : [];
@@ -340,7 +349,7 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
       const approval = approvals[index];
       if (!approval) return;
       if (plan.kind === 'ask') {
-        book.request(approval);
+        book.request(approval, rightsOf(rulesOf(approval.toolName)));
         content.push({
           type: 'tool-approval-request',
           approvalId: approval.approvalId,
@@ -360,13 +369,14 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
       if (input.autoApprove) {
         book.autoApprove(approval, now);
       } else {
-        book.request(approval);
+        book.request(approval, rightsOf(rulesOf(approval.toolName)));
         note('approval-requested', { approvalId, toolCallId: call.toolCallId, toolName: call.toolName });
       }
     }
     await applyPolicy(book.pending());
     responseMessages.push({ role: 'assistant', content });
     showPending();
+    for (const approval of book.pending()) if (approval.step === steps) announce(approval);
 
     if (halt && book.pending().length > 0) {
       // Halt mode: run what needs no person, then end the turn; the caller answers the requests.
@@ -386,7 +396,7 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
         responseMessages.push({ role: 'tool', content: [...decided, ...results] });
       status = 'awaiting-approval';
       note('turn-completed', { detail: status });
-      return result();
+      return finish();
     }
 
     const [results] = await Promise.all([
@@ -402,7 +412,7 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
   }
   status = 'max-steps-reached';
   note('turn-completed', { detail: status });
-  return result();
+  return finish();
 
   /**
    * Applies decisions a caller sent in the messages (the `halt` protocol): answered calls run or are
@@ -476,6 +486,86 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
         providerExecuted: true,
       };
     });
+  }
+
+  /** Waits for notices still being sent (bounded by their retry policy), then returns the result. */
+  async function finish(): Promise<AgentTurnResult> {
+    await Promise.all(outstandingNotices);
+    return result();
+  }
+
+  /** The turn's approval rules with the tool's own rules laid over them. */
+  function rulesOf(toolName: string): ApprovalRules {
+    return { ...input.approvalRules, ...tools.get(toolName)?.approvalRules };
+  }
+
+  function rightsOf(rules: ApprovalRules): ApprovalRights | undefined {
+    if (!rules.approvers && rules.allowSelfApproval !== false && (rules.quorum ?? 1) === 1) return undefined;
+    return {
+      ...(rules.approvers && { approvers: rules.approvers }),
+      allowSelfApproval: rules.allowSelfApproval ?? true,
+      quorum: rules.quorum ?? 1,
+      ...(input.requester !== undefined && { requester: input.requester }),
+    };
+  }
+
+  /**
+   * Tells the approval's targets, reminds or escalates if it is still pending after `remindAfter`,
+   * and shows the outcome where the request was shown. Notices run beside the wait and never block
+   * or fail the turn; a notice that keeps failing is noted in the turn's events.
+   */
+  function announce(approval: PendingToolApproval): void {
+    const rules = rulesOf(approval.toolName);
+    if (!rules.notify?.length) return;
+    const notice = {
+      workflowId,
+      approval,
+      ...(input.requester !== undefined && { requester: input.requester }),
+      ...(rules.approvers && { approvers: rules.approvers }),
+    };
+    const send = (event: 'requested' | 'reminder', target: NotificationTarget) =>
+      notifyApproval({ event, notice, target }).then(
+        (receipt) => (receipt ? { receipt, target } : undefined),
+        (error: Error) => {
+          note('notification-failed', { approvalId: approval.approvalId, detail: `${target.type}: ${error.message}` });
+          return undefined;
+        },
+      );
+    const sent = Promise.all(rules.notify.map((target) => send('requested', target)));
+    outstandingNotices.push(sent);
+    if (halt) return;
+    const isDecided = () => book.decisionOf(approval.approvalId) !== undefined;
+    const followUp = (async () => {
+      const reminders: Array<Promise<unknown>> = [];
+      if (rules.remindAfter !== undefined) {
+        if (
+          !(await condition(isDecided, durationToMilliseconds(rules.remindAfter), { summary: 'approval reminder' }))
+        ) {
+          reminders.push(...(rules.escalateTo ?? rules.notify ?? []).map((target) => send('reminder', target)));
+        }
+      }
+      await condition(isDecided);
+      const decision = book.decisionOf(approval.approvalId) as ToolApprovalAuditEntry;
+      const receipts = [...(await sent), ...((await Promise.all(reminders)) as Awaited<ReturnType<typeof send>>[])];
+      await Promise.all(
+        receipts.flatMap((entry) =>
+          entry
+            ? [
+                notifyApproval({
+                  event: 'resolved',
+                  notice,
+                  target: entry.target,
+                  receipt: entry.receipt,
+                  decision,
+                }).catch((error: Error) =>
+                  note('notification-failed', { approvalId: approval.approvalId, detail: error.message }),
+                ),
+              ]
+            : [],
+        ),
+      );
+    })();
+    outstandingNotices.push(followUp);
   }
 
   function result(): AgentTurnResult {

@@ -16,16 +16,28 @@ export type DecisionCheck =
  * A turn's approvals: what waits, what was decided, and what was refused. Pure bookkeeping, so the
  * first-decision-wins rules live in one place that the signal, the update and the timer all use.
  */
+/** Who may decide one approval. */
+export interface ApprovalRights {
+  approvers?: string[];
+  allowSelfApproval: boolean;
+  quorum: number;
+  requester?: string;
+}
+
 export class ApprovalBook {
   private readonly waiting = new Map<string, PendingToolApproval>();
+  private readonly rights = new Map<string, ApprovalRights>();
   private readonly decided = new Map<string, ToolApprovalAuditEntry>();
   private readonly ignoredDecisions: IgnoredToolApprovalDecision[] = [];
 
   constructor(private readonly workflowId: string) {}
 
-  /** Starts waiting for a decision on `approval`. */
-  request(approval: PendingToolApproval): void {
-    this.waiting.set(approval.approvalId, approval);
+  /** Starts waiting for a decision on `approval`, which only those its `rights` name may decide. */
+  request(approval: PendingToolApproval, rights?: ApprovalRights): void {
+    const quorum = rights && rights.quorum > 1 ? { quorum: rights.quorum, votes: [] } : {};
+    const approvers = rights?.approvers ? { approvers: rights.approvers } : {};
+    this.waiting.set(approval.approvalId, { ...approval, ...approvers, ...quorum });
+    if (rights) this.rights.set(approval.approvalId, rights);
   }
 
   /** Approvals still waiting, oldest first. */
@@ -69,14 +81,37 @@ export class ApprovalBook {
           `at ${recorded.decidedAt}; the first decision wins and a conflicting one is not applied.`,
       };
     }
-    if (!this.waiting.has(approvalId)) {
+    const pending = this.waiting.get(approvalId);
+    if (!pending) {
       return {
         accepted: false,
         cause: 'unknown-approval',
         message: `Unknown approvalId "${approvalId}": workflow "${this.workflowId}" has no such approval request.`,
       };
     }
-    return { accepted: true, repeat: false };
+    const forbidden = this.forbidden(decision);
+    if (forbidden) return { accepted: false, cause: 'forbidden', message: forbidden };
+    const repeatVote = decision.approved && pending.votes?.some((vote) => vote.approver === decision.approver);
+    return { accepted: true, repeat: repeatVote === true };
+  }
+
+  /** Why `decision.approver` may not make this decision, or undefined when they may. */
+  private forbidden(decision: ToolApprovalDecision): string | undefined {
+    const rights = this.rights.get(decision.approvalId);
+    if (!rights) return undefined;
+    const who = decision.approver;
+    if (rights.approvers && (who === undefined || !rights.approvers.includes(who))) {
+      return who === undefined
+        ? `Approval "${decision.approvalId}" may only be decided by named approvers; the decision names none.`
+        : `"${who}" may not decide approval "${decision.approvalId}"; it is limited to ${rights.approvers.join(', ')}.`;
+    }
+    if (decision.approved && !rights.allowSelfApproval && who !== undefined && who === rights.requester) {
+      return `"${who}" requested this call and may not approve it; someone else must.`;
+    }
+    if (rights.quorum > 1 && who === undefined) {
+      return `Approval "${decision.approvalId}" needs ${rights.quorum} distinct approvers; the decision names none.`;
+    }
+    return undefined;
   }
 
   /** Checks a batch as a whole: every decision must be acceptable and the batch must agree with itself. */
@@ -107,6 +142,23 @@ export class ApprovalBook {
     if (existing) return existing;
     const pending = this.waiting.get(decision.approvalId);
     if (!pending) throw new Error(`apply() called for "${decision.approvalId}", which is not pending`);
+    if (decision.approved && pending.quorum !== undefined && via !== 'timeout' && via !== 'auto-approve') {
+      // N of M: each distinct approver adds a vote; the approval is granted at the quorum.
+      const votes = pending.votes ?? [];
+      if (!votes.some((vote) => vote.approver === decision.approver)) {
+        votes.push({ approver: decision.approver as string, decidedAt: now.toISOString() });
+      }
+      pending.votes = votes;
+      if (votes.length < pending.quorum) {
+        return {
+          ...pending,
+          decision: 'awaiting-quorum',
+          ...(decision.approver !== undefined && { approver: decision.approver }),
+          decidedAt: now.toISOString(),
+          via,
+        };
+      }
+    }
     const entry: ToolApprovalAuditEntry = {
       ...pending,
       decision: decision.approved ? 'approved' : 'denied',

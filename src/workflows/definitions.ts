@@ -51,6 +51,7 @@ export const decisionErrorTypes = {
   'unknown-approval': 'UnknownApproval',
   conflict: 'ConflictingDecision',
   expired: 'ApprovalExpired',
+  forbidden: 'ApproverNotAllowed',
 } as const;
 
 /** Error types of a rejected `submitToolOutput`. */
