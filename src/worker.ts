@@ -43,6 +43,7 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
       tools: options.tools,
       model: options.model,
       onToolApproval: options.onToolApproval,
+      notifiers: options.notifiers,
     }),
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }

@@ -527,7 +527,9 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
       notifyApproval({ event, notice, target }).then(
         (receipt) => (receipt ? { receipt, target } : undefined),
         (error: Error) => {
-          note('notification-failed', { approvalId: approval.approvalId, detail: `${target.type}: ${error.message}` });
+          // An activity failure's own message is generic; the channel's reason is its cause.
+          const reason = (error.cause as Error | undefined)?.message ?? error.message;
+          note('notification-failed', { approvalId: approval.approvalId, detail: `${target.type}: ${reason}` });
           return undefined;
         },
       );

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { TollgateClient } from '../../src/client';
 import { startModelServer, type ModelServer } from '../../src/dev/model-server';
 import type { ToolApprovalPolicy } from '../../src/activities';
+import type { ApprovalNotifier } from '../../src/notifications/notification-types';
 import type { Tool } from '../../src/tools';
 import { createTollgateWorker } from '../../src/worker';
 
@@ -40,6 +41,7 @@ export async function createTestEnvironment(options: {
   tools: Tool[];
   startWorker?: boolean;
   onToolApproval?: ToolApprovalPolicy;
+  notifiers?: ApprovalNotifier[];
 }): Promise<TestEnvironment> {
   quietWorkerLogs();
   const address = temporalAddress();
@@ -63,6 +65,7 @@ export async function createTestEnvironment(options: {
         taskQueue,
         tools: options.tools,
         onToolApproval: options.onToolApproval,
+        notifiers: options.notifiers,
         model: { baseURL: model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },
         workflowBundle: { codePath: workflowBundlePath() },
         workerOptions: { shutdownGraceTime: '1s' },

@@ -1,0 +1,199 @@
+import type { ApprovalNotifier, NotificationReceipt } from '../../src/notifications/notification-types';
+import type { NotificationTarget, ToolApprovalAuditEntry } from '../../src/protocol';
+import {
+  agentTurnEventsQuery,
+  pendingToolApprovalsQuery,
+  toolApprovalResponseSignal,
+} from '../../src/workflows/definitions';
+import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../support/test-environment';
+import { createTestTools } from '../support/test-tools';
+
+/** A channel that keeps what it was asked to show, as a Slack workspace would. */
+class RecordingNotifier implements ApprovalNotifier {
+  readonly type = 'slack' as const;
+  readonly sent: Array<{ kind: string; approvalId: string; channel: string }> = [];
+  readonly resolutions: Array<{ approvalId: string; decision: string; ts: string }> = [];
+  failuresLeft = 0;
+
+  async requested(
+    notice: { approval: { approvalId: string } },
+    target: NotificationTarget,
+    kind: 'request' | 'reminder',
+  ) {
+    if (this.failuresLeft > 0) {
+      this.failuresLeft -= 1;
+      throw new Error('slack is down');
+    }
+    const channel = target.type === 'slack' ? target.channel : '';
+    this.sent.push({ kind, approvalId: notice.approval.approvalId, channel });
+    return { type: 'slack' as const, channel, ts: `${this.sent.length}.000` };
+  }
+
+  async resolved(
+    notice: { approval: { approvalId: string } },
+    decision: ToolApprovalAuditEntry,
+    receipt: NotificationReceipt,
+  ) {
+    this.resolutions.push({
+      approvalId: notice.approval.approvalId,
+      decision: decision.decision,
+      ts: receipt.type === 'slack' ? receipt.ts : '',
+    });
+  }
+}
+
+const notifier = new RecordingNotifier();
+const { tools, runs } = createTestTools();
+let environment: TestEnvironment;
+
+beforeAll(async () => {
+  environment = await createTestEnvironment({ tools, notifiers: [notifier] });
+});
+afterAll(async () => {
+  await environment?.close();
+});
+
+async function waitingTurn(marker: string, extra: object) {
+  environment.model.scriptFor(
+    marker,
+    { toolCalls: [{ id: `${marker}-1`, name: 'transfer', arguments: { amount: 5000, to: 'acme' } }] },
+    { text: 'done' },
+  );
+  const handle = await environment.tollgate.startTurn({
+    messages: [{ role: 'user', content: `${marker} pay acme` }],
+    ...extra,
+  });
+  const [approval] = await waitFor(
+    () => handle.query(pendingToolApprovalsQuery),
+    (list) => list.length === 1,
+  );
+  return { handle, approval: approval! };
+}
+
+describe('approver rights', () => {
+  it('refuses an approver who is not on the list, changing nothing, and takes one who is', async () => {
+    const marker = uniqueMarker();
+    const { handle, approval } = await waitingTurn(marker, { approvalRules: { approvers: ['ana', 'bo'] } });
+    expect(approval.approvers).toEqual(['ana', 'bo']);
+    await expect(
+      environment.tollgate.decide(approval.approvalId, { approved: true, approver: 'mallory' }),
+    ).rejects.toMatchObject({
+      code: 'forbidden',
+      message: expect.stringContaining('"mallory" may not decide'),
+    });
+    await expect(environment.tollgate.decide(approval.approvalId, { approved: true })).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    await handle.signal(toolApprovalResponseSignal, {
+      approvalId: approval.approvalId,
+      approved: true,
+      approver: 'mallory',
+    });
+    expect(await handle.query(pendingToolApprovalsQuery)).toHaveLength(1);
+
+    await environment.tollgate.decide(approval.approvalId, { approved: true, approver: 'bo' });
+    const result = await handle.result();
+    expect(result.audit[0]).toMatchObject({ decision: 'approved', approver: 'bo' });
+    expect(result.ignoredDecisions).toEqual([expect.objectContaining({ cause: 'forbidden' })]);
+  });
+
+  it('does not let the requester approve their own request when self-approval is off', async () => {
+    const marker = uniqueMarker();
+    const { handle, approval } = await waitingTurn(marker, {
+      requester: 'ana',
+      approvalRules: { allowSelfApproval: false },
+    });
+    await expect(
+      environment.tollgate.decide(approval.approvalId, { approved: true, approver: 'ana' }),
+    ).rejects.toMatchObject({
+      code: 'forbidden',
+      message: expect.stringContaining('requested this call and may not approve it'),
+    });
+    await environment.tollgate.decide(approval.approvalId, { approved: true, approver: 'bo' });
+    expect((await handle.result()).audit[0]).toMatchObject({ approver: 'bo' });
+  });
+
+  it('needs two distinct approvers for a quorum of two; a repeat by the first does not count twice', async () => {
+    const marker = uniqueMarker();
+    const { handle, approval } = await waitingTurn(marker, {
+      approvalRules: { approvers: ['ana', 'bo', 'cy'], quorum: 2 },
+    });
+    const first = await environment.tollgate.decide(approval.approvalId, { approved: true, approver: 'ana' });
+    expect(first).toMatchObject({ decision: 'awaiting-quorum', votes: [expect.objectContaining({ approver: 'ana' })] });
+    const again = await environment.tollgate.decide(approval.approvalId, { approved: true, approver: 'ana' });
+    expect(again.decision).toBe('awaiting-quorum');
+    expect(await handle.query(pendingToolApprovalsQuery)).toEqual([
+      expect.objectContaining({ votes: [expect.objectContaining({ approver: 'ana' })] }),
+    ]);
+    expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(0);
+
+    const second = await environment.tollgate.decide(approval.approvalId, { approved: true, approver: 'cy' });
+    expect(second).toMatchObject({
+      decision: 'approved',
+      votes: [expect.objectContaining({ approver: 'ana' }), expect.objectContaining({ approver: 'cy' })],
+    });
+    await handle.result();
+    expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
+  });
+
+  it('lets one denial end a quorum vote', async () => {
+    const marker = uniqueMarker();
+    const { handle, approval } = await waitingTurn(marker, { approvalRules: { quorum: 2 } });
+    await environment.tollgate.decide(approval.approvalId, { approved: true, approver: 'ana' });
+    await environment.tollgate.decide(approval.approvalId, { approved: false, approver: 'bo', reason: 'over budget' });
+    const result = await handle.result();
+    expect(result.audit[0]).toMatchObject({ decision: 'denied', approver: 'bo', reason: 'over budget' });
+    expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(0);
+  });
+});
+
+describe('approval notifications', () => {
+  it('announces a request, reminds on another channel when nobody decides, and shows the outcome on both', async () => {
+    const marker = uniqueMarker();
+    const { handle, approval } = await waitingTurn(marker, {
+      approvalRules: {
+        notify: [{ type: 'slack', channel: 'C-payments' }],
+        remindAfter: '1s',
+        escalateTo: [{ type: 'slack', channel: 'C-managers' }],
+      },
+    });
+    await waitFor(
+      async () => notifier.sent.filter((entry) => entry.approvalId === approval.approvalId),
+      (sent) => sent.length === 2,
+    );
+    expect(notifier.sent.filter((entry) => entry.approvalId === approval.approvalId)).toEqual([
+      { kind: 'request', approvalId: approval.approvalId, channel: 'C-payments' },
+      { kind: 'reminder', approvalId: approval.approvalId, channel: 'C-managers' },
+    ]);
+    await environment.tollgate.decide(approval.approvalId, { approved: false, approver: 'ana' });
+    await handle.result();
+    expect(notifier.resolutions.filter((entry) => entry.approvalId === approval.approvalId)).toEqual([
+      expect.objectContaining({ decision: 'denied' }),
+      expect.objectContaining({ decision: 'denied' }),
+    ]);
+  });
+
+  it('retries a failing channel and never lets it block or fail the turn', async () => {
+    const marker = uniqueMarker();
+    notifier.failuresLeft = 1;
+    const { handle, approval } = await waitingTurn(marker, {
+      approvalRules: {
+        notify: [
+          { type: 'slack', channel: 'C1' },
+          { type: 'email', to: ['ana@example.com'] },
+        ],
+      },
+    });
+    // The decision is taken while the notices are still being retried; no email notifier exists at all.
+    await environment.tollgate.decide(approval.approvalId, { approved: true, approver: 'ana' });
+    const result = await handle.result();
+    expect(result.status).toBe('completed');
+    expect(notifier.sent.filter((entry) => entry.approvalId === approval.approvalId)).toHaveLength(1);
+    const events = await handle.query(agentTurnEventsQuery);
+    expect(events).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'notification-failed', detail: expect.stringContaining('No email notifier') }),
+      ]),
+    );
+  });
+});
