@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { isApprovalDecisionError, TollgateClient } from '../client';
+import { GatewayClient, isApprovalDecisionError, TollgateClient } from '../client';
 import { decideCommand } from './decide-command';
 import { pendingCommand } from './pending-command';
 import { runCommand } from './run-command';
@@ -22,7 +22,9 @@ Commands:
       --approver NAME         who decides (default: $USER)
   status <workflowId>       show a turn's state
 
-Connection: TEMPORAL_ADDRESS (default localhost:7233), TEMPORAL_NAMESPACE, TOLLGATE_TASK_QUEUE (default tollgate).`;
+Connection: TEMPORAL_ADDRESS (default localhost:7233), TEMPORAL_NAMESPACE, TOLLGATE_TASK_QUEUE (default tollgate).
+Without Temporal access, pending/approve/deny go through the approval gateway instead:
+  --gateway URL / TOLLGATE_GATEWAY_URL and --token TOKEN / TOLLGATE_GATEWAY_TOKEN (the approver is the token's identity).`;
 
 async function main(): Promise<void> {
   const { positionals, values } = parseArgs({
@@ -37,12 +39,28 @@ async function main(): Promise<void> {
       json: { type: 'boolean' },
       reason: { type: 'string' },
       approver: { type: 'string' },
+      gateway: { type: 'string' },
+      token: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   const [command, ...rest] = positionals;
   if (values.help || !command) {
     console.log(usage);
+    return;
+  }
+  const gatewayUrl = values.gateway ?? process.env.TOLLGATE_GATEWAY_URL;
+  if (gatewayUrl && (command === 'pending' || command === 'approve' || command === 'deny')) {
+    const token = values.token ?? process.env.TOLLGATE_GATEWAY_TOKEN;
+    if (!token) throw new UsageError('the gateway needs a token: --token or TOLLGATE_GATEWAY_TOKEN');
+    const gateway = new GatewayClient(gatewayUrl, token);
+    if (command === 'pending') {
+      await pendingCommand(gateway, { workflowId: values['workflow-id'], json: values.json });
+    } else {
+      const [approvalId] = rest;
+      if (!approvalId) throw new UsageError(`${command} needs an approvalId (see: tollgate pending)`);
+      await decideCommand(gateway, { approvalId, approved: command === 'approve', reason: values.reason });
+    }
     return;
   }
   const tollgate = await TollgateClient.connect();

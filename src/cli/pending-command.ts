@@ -1,9 +1,14 @@
-import type { TollgateClient } from '../client';
+import type { PendingApprovalOfTurn } from '../client';
+
+/** Anything that lists pending approvals: Temporal directly, or the approval gateway. */
+export interface ListsPendingApprovals {
+  pending(options: { workflowId?: string }): Promise<PendingApprovalOfTurn[]>;
+}
 import { formatPending } from './format-turn';
 
 /** `tollgate pending`: what waits for a decision. */
 export async function pendingCommand(
-  tollgate: TollgateClient,
+  tollgate: ListsPendingApprovals,
   options: { workflowId?: string; json?: boolean },
 ): Promise<void> {
   const pending = await tollgate.pending({ workflowId: options.workflowId });

@@ -1,5 +1,6 @@
 /** Why a decision was refused. */
-export type ApprovalDecisionErrorCode = 'invalid' | 'unknown-approval' | 'conflict' | 'expired' | 'turn-closed';
+export type ApprovalDecisionErrorCode =
+  'invalid' | 'unknown-approval' | 'conflict' | 'expired' | 'forbidden' | 'turn-closed';
 
 /**
  * A refused decision, with what was refused and why. Recognise it by `name` (or {@link isApprovalDecisionError}),

@@ -1,9 +1,14 @@
 import { Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { modelSettingsFromEnvironment } from '../activities';
+import { TollgateClient } from '../client';
 import { temporalSettingsFromEnvironment } from '../client/temporal-settings';
+import { createGateway } from '../gateway/create-gateway';
+import { DecisionAudit } from '../gateway/decision-audit';
+import { gatewaySettingsFromEnvironment } from '../gateway/gateway-settings';
 import { createWorkspaceTools, resolveWorkspaceRoot } from '../tools/workspace';
 import { createTollgateWorker } from '../worker';
 import { startDevServer, type DevServer } from './dev-server';
@@ -77,6 +82,23 @@ async function main(): Promise<void> {
     model,
   });
 
+  // The approval gateway, with a token of its own when none is configured (kept for the CLI).
+  const gatewayToken = ensureDevGatewayToken();
+  const tollgate = await TollgateClient.connect({
+    ...temporal,
+    connectionOptions: { ...temporal.connectionOptions, address: devServer?.address ?? address },
+  });
+  const gatewaySettings = gatewaySettingsFromEnvironment();
+  const gateway = await createGateway({
+    tollgate,
+    tokens: gatewaySettings.tokens,
+    audit: new DecisionAudit({ file: gatewaySettings.auditFile ?? path.join(stateFolder, 'gateway-audit.jsonl') }),
+    rateLimit: gatewaySettings.rateLimit,
+    bodyLimitBytes: gatewaySettings.bodyLimitBytes,
+  });
+  await gateway.listen({ port: gatewaySettings.port, host: gatewaySettings.host });
+  const gatewayUrl = `http://${gatewaySettings.host}:${(gateway.server.address() as { port: number }).port}`;
+
   const uiUrl = devServer?.uiUrl ?? 'your Temporal UI';
   const workerAddress = devServer?.address ?? address;
   // The CLI reads TEMPORAL_ADDRESS (default localhost:7233); say so when this server is elsewhere.
@@ -91,6 +113,7 @@ Tollgate is running.
   Model         ${modelNote}
   Workspace     ${workspace}
   Task queue    ${temporal.taskQueue}
+  Gateway       ${gatewayUrl}  (REST API at /openapi.json${gatewayToken ? `; token for "${gatewayToken.identity}" in ${gatewayToken.file}` : ''})
 
 In another terminal, try:
   ${cli} run "write hello to notes.txt"     the turn waits for your approval
@@ -106,10 +129,26 @@ Ctrl-C stops everything; pending approvals are kept and resume on the next npm r
   try {
     await worker.run();
   } finally {
+    await gateway.close();
+    await tollgate.close();
     await connection.close();
     await modelServer?.close();
     await devServer?.stop();
   }
+}
+
+/**
+ * Without configured gateway tokens, makes one for the person at the keyboard and keeps it in the
+ * state folder, so `tollgate --gateway` and curl work out of the box. Never used when tokens are set.
+ */
+function ensureDevGatewayToken(): { identity: string; file: string } | undefined {
+  if (process.env.TOLLGATE_GATEWAY_TOKENS || process.env.TOLLGATE_GATEWAY_TOKENS_FILE) return undefined;
+  const file = path.join(stateFolder, 'gateway-token');
+  const identity = process.env.USER || 'developer';
+  const token = existsSync(file) ? readFileSync(file, 'utf8').trim() : `dev-${randomBytes(24).toString('hex')}`;
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  process.env.TOLLGATE_GATEWAY_TOKENS = JSON.stringify({ [token]: identity });
+  return { identity, file };
 }
 
 main().catch((err) => {

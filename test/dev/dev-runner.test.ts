@@ -1,4 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -8,10 +9,11 @@ import type { AgentTurnResult } from '../../src/protocol';
 import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
 import { waitFor } from '../support/test-environment';
 
+const execFileAsync = promisify(execFile);
 const repository = path.resolve(__dirname, '../..');
 const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-dev-'));
 const workspace = path.join(folder, 'workspace');
-let ports: { temporal: number; ui: number };
+let ports: { temporal: number; ui: number; gateway: number };
 
 /** Runs `npm run dev`'s entry point as a user would, on free ports and a state folder of its own. */
 async function startDev(): Promise<{ process: ChildProcess; output: () => string }> {
@@ -25,6 +27,9 @@ async function startDev(): Promise<{ process: ChildProcess; output: () => string
       TOLLGATE_WORKSPACE: workspace,
       TOLLGATE_DEV_PORT: String(ports.temporal),
       TOLLGATE_DEV_UI_PORT: String(ports.ui),
+      TOLLGATE_GATEWAY_PORT: String(ports.gateway),
+      TOLLGATE_GATEWAY_TOKENS: '',
+      TOLLGATE_GATEWAY_TOKENS_FILE: '',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -51,7 +56,11 @@ describe('npm run dev', () => {
   let tollgate: TollgateClient | undefined;
 
   beforeAll(async () => {
-    ports = { temporal: await findFreePort('127.0.0.1'), ui: await findFreePort('127.0.0.1') };
+    ports = {
+      temporal: await findFreePort('127.0.0.1'),
+      ui: await findFreePort('127.0.0.1'),
+      gateway: await findFreePort('127.0.0.1'),
+    };
   });
   afterAll(async () => {
     await tollgate?.close();
@@ -74,7 +83,20 @@ describe('npm run dev', () => {
     );
     const byTool = Object.fromEntries(pending.map((approval) => [approval.toolName, approval.approvalId]));
     await tollgate.decide(byTool.writeFile!, { approved: true, approver: 'demo' });
-    await tollgate.decide(byTool.bash!, { approved: false, reason: 'not on my machine', approver: 'demo' });
+    // A person without Temporal access denies through the gateway, with the token npm run dev made.
+    const token = readFileSync(path.join(folder, 'state', 'gateway-token'), 'utf8').trim();
+    const denied = await execFileAsync(process.execPath, [
+      path.join(repository, 'bin/tollgate.js'),
+      'deny',
+      byTool.bash!,
+      '--reason',
+      'not on my machine',
+      '--gateway',
+      `http://127.0.0.1:${ports.gateway}`,
+      '--token',
+      token,
+    ]);
+    expect(denied.stdout).toMatch(/bash denied by /);
     const result: AgentTurnResult = await first.result();
     expect(readFileSync(path.join(workspace, 'notes.txt'), 'utf8')).toBe('hello');
     expect(result.text).toMatch(/not on my machine/);

@@ -1,0 +1,59 @@
+import type { ToolApprovalAuditEntry } from '../protocol';
+import { ApprovalDecisionError, type ApprovalDecisionErrorCode } from './approval-decision-error';
+import type { PendingApprovalOfTurn } from './tollgate-client';
+
+const codeOfStatus: Record<number, ApprovalDecisionErrorCode> = {
+  400: 'invalid',
+  403: 'forbidden',
+  404: 'unknown-approval',
+  409: 'conflict',
+};
+
+/**
+ * The approval gateway's REST API, for people and services without Temporal access. The approver is
+ * the identity the gateway maps the token to.
+ *
+ * @example
+ * const gateway = new GatewayClient('http://127.0.0.1:8788', process.env.TOLLGATE_GATEWAY_TOKEN!);
+ * for (const approval of await gateway.pending()) console.log(approval.toolName, approval.approvalId);
+ */
+export class GatewayClient {
+  constructor(
+    readonly baseUrl: string,
+    private readonly token: string,
+  ) {}
+
+  /** Pending approvals, optionally of one turn. */
+  async pending(options: { workflowId?: string } = {}): Promise<PendingApprovalOfTurn[]> {
+    const query = options.workflowId ? `?workflowId=${encodeURIComponent(options.workflowId)}` : '';
+    const body = (await this.request('GET', `/v1/approvals${query}`)) as { approvals: PendingApprovalOfTurn[] };
+    return body.approvals;
+  }
+
+  /** Decides one approval as the token's identity. */
+  async decide(approvalId: string, decision: { approved: boolean; reason?: string }): Promise<ToolApprovalAuditEntry> {
+    return (await this.request(
+      'POST',
+      `/v1/approvals/${encodeURIComponent(approvalId)}/decision`,
+      decision,
+      approvalId,
+    )) as ToolApprovalAuditEntry;
+  }
+
+  private async request(method: string, path: string, body?: unknown, approvalId?: string): Promise<unknown> {
+    const response = await fetch(new URL(path, this.baseUrl), {
+      method,
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body !== undefined && { 'content-type': 'application/json' }),
+      },
+      ...(body !== undefined && { body: JSON.stringify(body) }),
+    });
+    const payload = (await response.json().catch(() => ({}))) as { detail?: string; title?: string };
+    if (response.ok) return payload;
+    const message = payload.detail ?? payload.title ?? `HTTP ${response.status}`;
+    const code = codeOfStatus[response.status];
+    if (code) throw new ApprovalDecisionError(message, code, approvalId, undefined);
+    throw new Error(`The gateway answered ${response.status}: ${message}`);
+  }
+}
