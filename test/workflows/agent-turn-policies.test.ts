@@ -170,19 +170,15 @@ describe('agentTurn approval policies', () => {
       { text: 'launch expired' },
     );
     const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} go` }] });
-    const pending = await waitFor(
-      () => handle.query(pendingToolApprovalsQuery),
-      (list) => list.length === 2,
+    // The launch approval expires after its own second; the deleteFile one has no limit and waits on.
+    const state = await waitFor(
+      () => environment.tollgate.state(handle.workflowId),
+      (current) => current.pending.length === 1 && current.audit.some((entry) => entry.decision === 'expired'),
     );
-    const launch = pending.find((approval) => approval.toolName === 'launch')!;
-    const del = pending.find((approval) => approval.toolName === 'deleteFile')!;
+    const launch = state.audit.find((entry) => entry.toolName === 'launch')!;
+    const del = state.pending.find((approval) => approval.toolName === 'deleteFile')!;
     expect(launch.expiresAt).toBeDefined();
     expect(del.expiresAt).toBeUndefined();
-    await waitFor(
-      () => handle.query(pendingToolApprovalsQuery),
-      (list) => list.length === 1,
-    );
-
     await expect(environment.tollgate.decide(launch.approvalId, { approved: true })).rejects.toMatchObject({
       code: 'expired',
       message: expect.stringContaining('expired'),
