@@ -49,6 +49,9 @@ export async function spawnServerProcess(
   child.on('error', () => undefined);
 
   const recent: string[] = [];
+  // stdout and stderr interleave unpredictably: keep the error lines too, so a long usage text
+  // printed after them cannot push out the line that says what went wrong.
+  const errors: string[] = [];
   const forward = (stream: NodeJS.ReadableStream): void => {
     let pending = '';
     stream.setEncoding('utf8');
@@ -59,6 +62,7 @@ export async function spawnServerProcess(
         if (!line.trim()) continue;
         recent.push(line);
         if (recent.length > keptLines) recent.shift();
+        if (/error|unknown|fatal|failed/i.test(line) && errors.length < 10) errors.push(line);
         log(line);
       }
     });
@@ -105,7 +109,7 @@ export async function spawnServerProcess(
     get exitedWith() {
       return exitedWith;
     },
-    recentOutput: () => recent.join('\n'),
+    recentOutput: () => [...errors.filter((line) => !recent.includes(line)), ...recent].join('\n'),
     stop,
     kill: async () => {
       if (!exitedWith) child.kill('SIGKILL');
