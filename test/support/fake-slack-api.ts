@@ -9,6 +9,8 @@ export interface FakeSlackCall {
   token: string | undefined;
   /** Its arguments, with JSON-encoded values (`blocks`) decoded. */
   args: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** What the fake answered. */
+  response?: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }
 
 /** How the next calls fail: an HTTP 500, or Slack's `{ ok: false, error: 'ratelimited' }`. */
@@ -49,8 +51,10 @@ export async function startFakeSlackApi(): Promise<FakeSlackApi> {
     const method = (request.url ?? '').split('?')[0]?.replace(/^\/api\//, '') ?? '';
     const args = parseArguments(await readBody(request), request.headers['content-type']);
     const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
-    calls.push({ method, token: bearer ?? (args.token as string | undefined), args });
-    const reply = (status: number, body: unknown): void => {
+    const call: FakeSlackCall = { method, token: bearer ?? (args.token as string | undefined), args };
+    calls.push(call);
+    const reply = (status: number, body: Record<string, unknown>): void => {
+      call.response = body;
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     };
 

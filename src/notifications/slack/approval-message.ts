@@ -1,0 +1,141 @@
+import type { ChatPostMessageArguments } from '@slack/web-api';
+import type { ApprovalNotice } from '../notification-types';
+import type { ToolApprovalAuditEntry } from '../../protocol';
+import { slackActionIds, slackDecisionBlockId } from './slack-action-ids';
+import { boundEscaped, escapeSlackText, renderArguments, slackDate, slackSectionTextLimit } from './slack-text';
+
+/** One Block Kit block, as `@slack/web-api` types it. */
+export type SlackBlock = Extract<ChatPostMessageArguments, { blocks: unknown }>['blocks'][number];
+
+/** What a message shows: Block Kit blocks, and the plain text notifications and old clients show instead. */
+export interface SlackMessage {
+  text: string;
+  blocks: SlackBlock[];
+}
+
+// Room for the "*Arguments*" heading and the code fences around the JSON, under the section limit.
+const argumentsLimit = slackSectionTextLimit - 100;
+
+/**
+ * The message asking someone to decide: what the tool is, what it was called with, who asked, in which
+ * turn, until when, and an Approve and a Deny button that both carry the approvalId.
+ *
+ * @example
+ * const { text, blocks } = approvalRequestMessage(notice, 'request');
+ * await client.chat.postMessage({ channel: 'C0123', text, blocks });
+ */
+export function approvalRequestMessage(notice: ApprovalNotice, kind: 'request' | 'reminder'): SlackMessage {
+  const { approval } = notice;
+  const heading = kind === 'reminder' ? 'Reminder: approval still needed' : 'Approval needed';
+  return {
+    text: `${heading}: ${escapeSlackText(approval.toolName)}${requesterClause(notice)} (turn ${escapeSlackText(notice.workflowId)})`,
+    blocks: [
+      { type: 'header', text: { type: 'plain_text', text: heading } },
+      ...describeCall(notice),
+      {
+        type: 'actions',
+        block_id: slackDecisionBlockId,
+        elements: [
+          {
+            type: 'button',
+            action_id: slackActionIds.approve,
+            style: 'primary',
+            text: { type: 'plain_text', text: 'Approve' },
+            value: approval.approvalId,
+          },
+          {
+            type: 'button',
+            action_id: slackActionIds.deny,
+            style: 'danger',
+            text: { type: 'plain_text', text: 'Deny' },
+            value: approval.approvalId,
+          },
+        ],
+      },
+    ],
+  };
+}
+
+/**
+ * The same message once the approval is resolved: the call as it was shown, then who decided what and
+ * when, and no buttons, so nobody clicks on something already decided.
+ */
+export function approvalResolvedMessage(notice: ApprovalNotice, decision: ToolApprovalAuditEntry): SlackMessage {
+  const tool = escapeSlackText(notice.approval.toolName);
+  const outcome = outcomeOf(decision);
+  const reason = decision.reason ? ` Reason: ${boundEscaped(decision.reason, 1000)}` : '';
+  return {
+    text: `${tool}: ${outcome.plain}.${reason}`,
+    blocks: [
+      { type: 'header', text: { type: 'plain_text', text: outcome.heading } },
+      ...describeCall(notice),
+      {
+        type: 'section',
+        text: {
+          type: 'mrkdwn',
+          text: `${outcome.emoji} *${outcome.marked}* ${slackDate(decision.decidedAt)}${reason ? `\n${reason.trim()}` : ''}`,
+        },
+      },
+    ],
+  };
+}
+
+function describeCall(notice: ApprovalNotice): SlackBlock[] {
+  const { approval } = notice;
+  const facts = [
+    ...(notice.requester !== undefined ? [`Requested by *${escapeSlackText(notice.requester)}*`] : []),
+    `Turn \`${escapeSlackText(notice.workflowId)}\``,
+    ...(approval.expiresAt !== undefined ? [`Expires ${slackDate(approval.expiresAt)}`] : []),
+    ...(notice.approvers?.length ? [`Who may decide: ${notice.approvers.map(escapeSlackText).join(', ')}`] : []),
+    ...(approval.quorum !== undefined && approval.quorum > 1 ? [`Approvals needed: ${approval.quorum}`] : []),
+  ];
+  return [
+    {
+      type: 'section',
+      text: { type: 'mrkdwn', text: `*Tool:* \`${escapeSlackText(approval.toolName)}\`` },
+    },
+    {
+      type: 'section',
+      text: { type: 'mrkdwn', text: `*Arguments*\n\`\`\`${renderArguments(approval.input, argumentsLimit)}\`\`\`` },
+    },
+    // A context block takes at most 10 elements; one element of joined facts stays under that.
+    { type: 'context', elements: [{ type: 'mrkdwn', text: boundEscapedFacts(facts) }] },
+  ];
+}
+
+// Each fact is escaped already; only the total length needs bounding (context text allows 3000 characters).
+function boundEscapedFacts(facts: string[]): string {
+  const joined = facts.join(' · ');
+  if (joined.length <= slackSectionTextLimit) return joined;
+  // Drop a half-cut escape sequence rather than show a stray `&am`.
+  return `${joined.slice(0, slackSectionTextLimit - 1).replace(/&[a-z]*$/, '')}…`;
+}
+
+function requesterClause(notice: ApprovalNotice): string {
+  return notice.requester !== undefined ? ` requested by ${escapeSlackText(notice.requester)}` : '';
+}
+
+function outcomeOf(decision: ToolApprovalAuditEntry): {
+  heading: string;
+  emoji: string;
+  marked: string;
+  plain: string;
+} {
+  const by = decision.approver !== undefined ? ` by ${escapeSlackText(decision.approver)}` : '';
+  switch (decision.decision) {
+    case 'approved':
+      return { heading: 'Approved', emoji: ':white_check_mark:', marked: `Approved${by}`, plain: `approved${by}` };
+    case 'denied':
+      return { heading: 'Denied', emoji: ':no_entry:', marked: `Denied${by}`, plain: `denied${by}` };
+    case 'expired':
+      return { heading: 'Expired', emoji: ':hourglass:', marked: 'Expired (denied)', plain: 'expired and was denied' };
+    default:
+      // Not a final outcome; shown as it is rather than as a decision.
+      return {
+        heading: 'Waiting for more approvals',
+        emoji: ':hourglass_flowing_sand:',
+        marked: 'Waiting',
+        plain: 'waiting',
+      };
+  }
+}

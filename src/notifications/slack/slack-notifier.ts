@@ -1,0 +1,105 @@
+import { WebClient } from '@slack/web-api';
+import type { ToolApprovalAuditEntry } from '../../protocol';
+import type { ApprovalNotice, ApprovalNotifier, NotificationReceipt, NotificationTarget } from '../notification-types';
+import { approvalRequestMessage, approvalResolvedMessage } from './approval-message';
+import { classifySlackError } from './slack-errors';
+import { escapeSlackText } from './slack-text';
+
+/** What a {@link SlackNotifier} needs. */
+export interface SlackNotifierOptions {
+  /** A Web API client holding the bot token (scope `chat:write`). */
+  client: WebClient;
+}
+
+/**
+ * Posts approval requests to Slack channels as messages with Approve and Deny buttons, and updates the
+ * same message when the approval is decided or expires (its buttons go). A click reaches the gateway's
+ * `POST /slack/interactivity`, never this class. Errors come out classified for Temporal's retry policy
+ * (`SlackUnavailable` is retried, `SlackRequestRejected` is not).
+ *
+ * @example
+ * const notifier = new SlackNotifier({ client: new WebClient(process.env.SLACK_BOT_TOKEN) });
+ * const worker = await createTollgateWorker({ connection, taskQueue, tools, model, notifiers: [notifier] });
+ */
+export class SlackNotifier implements ApprovalNotifier {
+  readonly type = 'slack' as const;
+  private readonly client: WebClient;
+
+  constructor(options: SlackNotifierOptions) {
+    this.client = options.client;
+  }
+
+  /** Posts the request (or a reminder) to `target.channel`; the receipt names the message for the update. */
+  async requested(
+    notice: ApprovalNotice,
+    target: NotificationTarget,
+    kind: 'request' | 'reminder',
+  ): Promise<NotificationReceipt> {
+    if (target.type !== 'slack') throw new TypeError(`The Slack notifier cannot send to a ${target.type} target.`);
+    const message = approvalRequestMessage(notice, kind);
+    let response: Awaited<ReturnType<WebClient['chat']['postMessage']>>;
+    try {
+      response = await this.client.chat.postMessage({ channel: target.channel, ...message });
+    } catch (error) {
+      throw classifySlackError(error, 'chat.postMessage');
+    }
+    // Slack answers with the channel's id even when the target named it (`#approvals`); chat.update needs the id.
+    const channel = response.channel ?? target.channel;
+    if (!response.ts) throw new TypeError(`Slack accepted the message for ${target.channel} but sent no ts.`);
+    return { type: 'slack', channel, ts: response.ts };
+  }
+
+  /** Replaces the request message with the outcome: who decided what, when, and why; the buttons are removed. */
+  async resolved(
+    notice: ApprovalNotice,
+    decision: ToolApprovalAuditEntry,
+    receipt: NotificationReceipt,
+  ): Promise<void> {
+    if (receipt.type !== 'slack') throw new TypeError(`The Slack notifier cannot update a ${receipt.type} notice.`);
+    try {
+      await this.client.chat.update({
+        channel: receipt.channel,
+        ts: receipt.ts,
+        ...approvalResolvedMessage(notice, decision),
+      });
+    } catch (error) {
+      throw classifySlackError(error, 'chat.update');
+    }
+  }
+
+  /**
+   * Tells one person, and only them, something about their click (a refused or undeliverable decision),
+   * without touching the shared message.
+   */
+  async tellApprover(where: { channel: string; user: string }, text: string): Promise<void> {
+    try {
+      await this.client.chat.postEphemeral({ channel: where.channel, user: where.user, text: escapeSlackText(text) });
+    } catch (error) {
+      throw classifySlackError(error, 'chat.postEphemeral');
+    }
+  }
+}
+
+/**
+ * The Slack notifier configured by the environment, or undefined when `SLACK_BOT_TOKEN` is unset.
+ *
+ * | variable | meaning |
+ * | --- | --- |
+ * | `SLACK_BOT_TOKEN` | the bot token (`xoxb-…`) with `chat:write` |
+ * | `SLACK_API_URL` | another Web API base URL (a test double); `https://slack.com/api/` by default |
+ *
+ * @example
+ * const notifiers = [slackNotifierFromEnvironment()].filter((notifier) => notifier !== undefined);
+ */
+export function slackNotifierFromEnvironment(environment: NodeJS.ProcessEnv = process.env): SlackNotifier | undefined {
+  const token = environment.SLACK_BOT_TOKEN;
+  if (!token) return undefined;
+  const client = new WebClient(token, {
+    ...(environment.SLACK_API_URL && { slackApiUrl: environment.SLACK_API_URL }),
+    // Temporal retries the activity, with backoff and a record in history; the client's own half-hour
+    // of retries would outlast the activity's timeout.
+    retryConfig: { retries: 0 },
+    rejectRateLimitedCalls: true,
+  });
+  return new SlackNotifier({ client });
+}
