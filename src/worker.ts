@@ -8,6 +8,7 @@ import {
 import { temporalSettingsFromEnvironment } from './client/temporal-settings';
 import { createWorkspaceTools } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
+import { notifiersFromEnvironment } from './notifications/notifiers-from-environment';
 import type { Tool } from './tools';
 
 /** What a Tollgate worker needs. */
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
       taskQueue: temporal.taskQueue,
       tools: createWorkspaceTools(),
       model: modelSettingsFromEnvironment(),
+      notifiers: notifiersFromEnvironment(),
     });
     console.log(`Tollgate worker on task queue "${temporal.taskQueue}" (${temporal.connectionOptions.address}).`);
     await worker.run();

@@ -8,7 +8,9 @@ import { TollgateClient } from '../client';
 import { temporalSettingsFromEnvironment } from '../client/temporal-settings';
 import { createGateway } from '../gateway/create-gateway';
 import { DecisionAudit } from '../gateway/decision-audit';
+import { gatewayExtensionsFromEnvironment } from '../gateway/gateway-extensions-from-environment';
 import { gatewaySettingsFromEnvironment } from '../gateway/gateway-settings';
+import { notifiersFromEnvironment } from '../notifications/notifiers-from-environment';
 import { createWorkspaceTools, resolveWorkspaceRoot } from '../tools/workspace';
 import { createTollgateWorker } from '../worker';
 import { startDevServer, type DevServer } from './dev-server';
@@ -80,6 +82,7 @@ async function main(): Promise<void> {
     taskQueue: temporal.taskQueue,
     tools: createWorkspaceTools({ root: workspace }),
     model,
+    notifiers: notifiersFromEnvironment(),
   });
 
   // The approval gateway, with a token of its own when none is configured (kept for the CLI).
@@ -95,6 +98,7 @@ async function main(): Promise<void> {
     audit: new DecisionAudit({ file: gatewaySettings.auditFile ?? path.join(stateFolder, 'gateway-audit.jsonl') }),
     rateLimit: gatewaySettings.rateLimit,
     bodyLimitBytes: gatewaySettings.bodyLimitBytes,
+    extensions: gatewayExtensionsFromEnvironment(),
   });
   await gateway.listen({ port: gatewaySettings.port, host: gatewaySettings.host });
   const gatewayUrl = `http://${gatewaySettings.host}:${(gateway.server.address() as { port: number }).port}`;

@@ -1,6 +1,7 @@
 import { TollgateClient } from '../client';
 import { createGateway } from './create-gateway';
 import { DecisionAudit } from './decision-audit';
+import { gatewayExtensionsFromEnvironment } from './gateway-extensions-from-environment';
 import { gatewaySettingsFromEnvironment } from './gateway-settings';
 
 // `npm run gateway`: the REST approval gateway. Settings come from the environment (see
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
       rateLimit: settings.rateLimit,
       bodyLimitBytes: settings.bodyLimitBytes,
       logger: { level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers.authorization'] },
+      extensions: gatewayExtensionsFromEnvironment(),
     });
     const stopped = new Promise<void>((resolve) => {
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());

@@ -1,0 +1,17 @@
+import { slackNotifierFromEnvironment } from '../notifications/slack';
+import type { GatewayExtension } from './create-gateway';
+import { slackExtension, slackSettingsFromEnvironment } from './slack';
+
+/**
+ * The channels the environment configures: Slack when `SLACK_SIGNING_SECRET` is set. The Slack bot
+ * token, when present, lets the gateway tell a person privately why their click did not count.
+ */
+export function gatewayExtensionsFromEnvironment(environment: NodeJS.ProcessEnv = process.env): GatewayExtension[] {
+  const extensions: GatewayExtension[] = [];
+  const slack = slackSettingsFromEnvironment(environment);
+  if (slack) {
+    const notifier = slackNotifierFromEnvironment(environment);
+    extensions.push(slackExtension({ ...slack, ...(notifier && { notifier }) }));
+  }
+  return extensions;
+}
