@@ -2,6 +2,7 @@ import type OpenAI from 'openai';
 import type { TextPart, ToolCallPart } from '../protocol';
 import type { CallModelInput, InvalidToolCall, ModelStepResult } from './activity-types';
 import { classifyModelError } from './model-errors';
+import { parseToolArguments } from './parse-tool-arguments';
 import { toChatMessages } from './to-chat-messages';
 
 /** How the worker reaches the model. */
@@ -39,20 +40,10 @@ export function createCallModel(connection: ModelConnection): (input: CallModelI
     for (const toolCall of choice.message.tool_calls ?? []) {
       if (toolCall.type !== 'function') continue;
       const { name, arguments: rawArguments } = toolCall.function;
-      const parsed = parseArguments(rawArguments);
+      const parsed = parseToolArguments(rawArguments);
       content.push({ type: 'tool-call', toolCallId: toolCall.id, toolName: name, input: parsed.input });
       if (parsed.error !== undefined) invalidToolCalls.push({ toolCallId: toolCall.id, error: parsed.error });
     }
     return { content, invalidToolCalls, finishReason: choice.finish_reason };
   };
-}
-
-function parseArguments(raw: string): { input: unknown; error?: string } {
-  if (raw.trim() === '') return { input: {} };
-  try {
-    return { input: JSON.parse(raw) };
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { input: raw, error: `The arguments are not valid JSON (${reason}). Send the arguments as a JSON object.` };
-  }
 }
