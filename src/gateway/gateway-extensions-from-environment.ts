@@ -1,9 +1,11 @@
 import { slackNotifierFromEnvironment } from '../notifications/slack';
 import type { GatewayExtension } from './create-gateway';
+import { emailExtensionFromEnvironment } from './email';
 import { slackExtension, slackSettingsFromEnvironment } from './slack';
 
 /**
- * The channels the environment configures: Slack when `SLACK_SIGNING_SECRET` is set. The Slack bot
+ * The channels the environment configures: Slack when `SLACK_SIGNING_SECRET` is set, email links
+ * when `TOLLGATE_EMAIL_LINK_SECRET` is. The Slack bot
  * token, when present, lets the gateway tell a person privately why their click did not count.
  */
 export function gatewayExtensionsFromEnvironment(environment: NodeJS.ProcessEnv = process.env): GatewayExtension[] {
@@ -13,5 +15,7 @@ export function gatewayExtensionsFromEnvironment(environment: NodeJS.ProcessEnv 
     const notifier = slackNotifierFromEnvironment(environment);
     extensions.push(slackExtension({ ...slack, ...(notifier && { notifier }) }));
   }
+  const email = emailExtensionFromEnvironment(environment);
+  if (email) extensions.push(email);
   return extensions;
 }

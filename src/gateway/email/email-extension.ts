@@ -1,0 +1,272 @@
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { DecisionTokenClaims, DecisionTokenRefusal } from '../../notifications/email/decision-token';
+import { verifyDecisionToken } from '../../notifications/email/decision-token';
+import type { ToolApprovalAuditEntry } from '../../protocol';
+import type { GatewayExtension } from '../create-gateway';
+import type { GatewayContext } from '../gateway-context';
+import { GatewayError } from '../gateway-error';
+import { toGatewayError } from '../to-gateway-error';
+import { checkFormOrigin } from './check-form-origin';
+import { confirmationPage, messagePage, sendPage, type DecisionPage } from './decision-pages';
+import { parseDecisionForm } from './parse-decision-form';
+import { LocalUsedTokenStore, type UsedTokenStore } from './used-token-store';
+
+/**
+ * The route of a decision link. A wildcard rather than `:token`: a token is a few hundred characters,
+ * and Fastify refuses route parameters longer than 100.
+ */
+export const emailDecisionRoute = '/email/decisions/*';
+
+/** What the email routes need. */
+export interface EmailExtensionOptions {
+  /** The link secrets: old and new both while rotating. */
+  secrets: readonly string[];
+  /** Where used links are remembered; in memory by default. */
+  usedTokens?: UsedTokenStore;
+  /**
+   * The gateway's public URL, whose origin a form must be posted from. When absent, the origin the
+   * request's own `Host` names (behind a proxy that rewrites it, set this).
+   */
+  publicUrl?: string;
+  /** Requests to these routes per window from one address (default 30 per minute). */
+  rateLimit?: { max?: number; timeWindowMs?: number };
+}
+
+// The refused token's reason decides the page; none of them says more than that.
+const refusalPages: Record<DecisionTokenRefusal, DecisionPage> = {
+  malformed: messagePage(400, 'This link is not valid', 'Check that the whole link was opened, or ask for a new one.'),
+  signature: messagePage(401, 'This link is not valid', 'Check that the whole link was opened, or ask for a new one.'),
+  expired: messagePage(
+    410,
+    'This link has expired',
+    'This decision link has expired. Ask for a new one if the decision is still needed.',
+  ),
+};
+
+const usedPage = messagePage(
+  410,
+  'This link has already been used',
+  'A decision was already made with this link or with its sibling; each mail decides once.',
+);
+
+/**
+ * The routes behind email decision links. `GET /email/decisions/<token>` (and HEAD) never decides, since
+ * mail scanners fetch links: it shows what will be decided and a form. The form's POST decides, once:
+ * the token is verified, the form must come from the gateway's own page (`Origin`, `Sec-Fetch-Site`), the
+ * link and its sibling are retired before the decision is made, and the decision goes through the
+ * gateway's decisions as `email:<address>` from the signed token, on the `email` channel of the audit.
+ * Pages are never cached and send no Referer; requests to these routes are not logged, since their URLs
+ * are credentials.
+ *
+ * @example
+ * const gateway = await createGateway({
+ *   tollgate,
+ *   tokens,
+ *   extensions: [emailExtension({ secrets: [process.env.TOLLGATE_EMAIL_LINK_SECRET!] })],
+ * });
+ */
+export function emailExtension(options: EmailExtensionOptions): GatewayExtension {
+  const secrets = options.secrets.filter((secret) => secret.length > 0);
+  if (secrets.length === 0) throw new TypeError('emailExtension needs at least one link secret.');
+  const usedTokens = options.usedTokens ?? new LocalUsedTokenStore();
+  const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
+  return {
+    publicPaths: [emailDecisionRoute],
+    async register(app, context) {
+      const log = app.log;
+      const limit = app.createRateLimit({
+        max: options.rateLimit?.max ?? 30,
+        timeWindow: options.rateLimit?.timeWindowMs ?? 60_000,
+        keyGenerator: (request) => `email-link:${request.ip}`,
+      });
+
+      // Encapsulated: the form parser, the HTML error pages and the rate limit apply to these routes only.
+      await app.register(async (scope) => {
+        scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+          done(null, body),
+        );
+        // A person with a browser reads these answers: every error is a page, never a stack trace.
+        scope.setErrorHandler((error: unknown, _request, reply) => {
+          const problem = toGatewayError(error);
+          if (problem.status >= 500) log.error({ err: error }, 'an email decision request failed');
+          // The gateway's own 415 asks for JSON; this form is urlencoded.
+          const detail =
+            problem.kind === 'unsupported-media-type'
+              ? 'Send the form as application/x-www-form-urlencoded, as the confirmation page does.'
+              : problem.detail;
+          return sendPage(reply, messagePage(problem.status, problem.title, detail));
+        });
+        scope.addHook('onRequest', async (request, reply) => {
+          const result = await limit(request);
+          if (result.isAllowed || !result.isExceeded) return;
+          reply.header('retry-after', String(result.ttlInSeconds));
+          throw new GatewayError('rate-limited', `Too many requests; retry in ${result.ttlInSeconds} s.`);
+        });
+
+        // `silent`: Fastify would log each request's URL, and the URL carries the token.
+        scope.get(emailDecisionRoute, { logLevel: 'silent' }, async (request, reply) => {
+          const verified = verify(request, secrets, log);
+          if (!verified.ok) return sendPage(reply, verified.page);
+          const { claims } = verified;
+          if (await usedTokens.isUsed(keysOf(claims))) return sendPage(reply, usedPage);
+          return sendPage(reply, await pageBeforeDeciding(context, claims));
+        });
+
+        scope.post(emailDecisionRoute, { logLevel: 'silent' }, async (request, reply) => {
+          const verified = verify(request, secrets, log);
+          if (!verified.ok) return sendPage(reply, verified.page);
+          const { claims } = verified;
+          const refusal = checkFormOrigin({
+            origin: request.headers.origin,
+            fetchSite: request.headers['sec-fetch-site'],
+            ownOrigin: publicOrigin ?? `${request.protocol}://${request.host}`,
+          });
+          if (refusal) {
+            const detail = 'The form was posted from another site; open the link from your mail and confirm there.';
+            await recordRefusal(context, claims, undefined, 'forbidden', `${detail} (${refusal})`, log);
+            return sendPage(reply, messagePage(403, 'Refused', detail));
+          }
+          const { reason } = parseDecisionForm(request.body);
+          const keys = keysOf(claims);
+          if (!(await usedTokens.claim(keys, new Date(claims.exp * 1000)))) {
+            await recordRefusal(context, claims, reason, 'link-used', 'The link or its sibling was already used.', log);
+            return sendPage(reply, usedPage);
+          }
+          return sendPage(reply, await decide(context, claims, reason, () => usedTokens.release(keys), log));
+        });
+      });
+    },
+  };
+}
+
+type Verified = { ok: true; claims: DecisionTokenClaims } | { ok: false; page: DecisionPage };
+
+function verify(request: FastifyRequest, secrets: readonly string[], log: FastifyBaseLogger): Verified {
+  const token = (request.params as Record<string, unknown>)['*'];
+  const verified = verifyDecisionToken(token, { secrets, now: new Date() });
+  if (verified.ok) return verified;
+  // The reason only: the token is a credential, even a broken one.
+  log.warn({ reason: verified.reason, method: request.method }, 'refused an email decision link');
+  return { ok: false, page: refusalPages[verified.reason] };
+}
+
+// The link's own id and its pair's: claiming both retires this link and its sibling together.
+function keysOf(claims: DecisionTokenClaims): string[] {
+  return [`jti:${claims.jti}`, `pair:${claims.pair}`];
+}
+
+// What a GET shows: the form while the approval waits, otherwise how it ended.
+async function pageBeforeDeciding(context: GatewayContext, claims: DecisionTokenClaims): Promise<DecisionPage> {
+  let state;
+  try {
+    state = await context.tollgate.state(claims.workflowId);
+  } catch (error) {
+    const problem = toGatewayError(error);
+    if (problem.kind === 'unknown-turn') return messagePage(404, 'Unknown approval', 'There is no such turn any more.');
+    throw error;
+  }
+  const pending = state.pending.find((approval) => approval.approvalId === claims.approvalId);
+  const recorded = state.audit.find((entry) => entry.approvalId === claims.approvalId);
+  if (recorded) return outcomePage(recorded, claims);
+  // A turn that halted with it pending still lists it; the POST then says the turn takes no more decisions.
+  if (pending) return confirmationPage(claims, pending);
+  return messagePage(404, 'Unknown approval', 'The turn has no such approval.');
+}
+
+async function decide(
+  context: GatewayContext,
+  claims: DecisionTokenClaims,
+  reason: string | undefined,
+  release: () => Promise<void>,
+  log: FastifyBaseLogger,
+): Promise<DecisionPage> {
+  try {
+    const recorded = await context.decisions.decideOne(
+      claims.approver,
+      {
+        approvalId: claims.approvalId,
+        approved: claims.decision === 'approve',
+        ...(reason !== undefined && { reason }),
+      },
+      'email',
+    );
+    return outcomePage(recorded, claims);
+  } catch (error) {
+    const problem = toGatewayError(error);
+    if (problem.status >= 500) {
+      // Not delivered, or not known to be: the link is given back, and trying again is safe (a repeat is idempotent).
+      await release().catch((releaseError: unknown) =>
+        log.error({ err: releaseError }, 'a used email link could not be released'),
+      );
+      if (problem.kind === 'internal')
+        log.error({ err: error, approvalId: claims.approvalId }, 'an email decision failed');
+      return messagePage(503, 'Not decided yet', `${problem.detail} Open the link again in a moment.`);
+    }
+    // A late decision is gone for good; the page says "expired" in words a person reads.
+    if (problem.kind === 'expired') return messagePage(410, 'Approval expired', problem.detail);
+    if (problem.kind === 'turn-closed') return messagePage(410, 'Turn ended', problem.detail);
+    return messagePage(problem.status, problem.title, problem.detail);
+  }
+}
+
+function outcomePage(recorded: ToolApprovalAuditEntry, claims: DecisionTokenClaims): DecisionPage {
+  const asked = claims.decision === 'approve' ? 'approved' : 'denied';
+  const when = `at ${recorded.decidedAt}`;
+  switch (recorded.decision) {
+    case 'expired':
+      return messagePage(
+        410,
+        'Approval expired',
+        `This approval expired ${when}; the call was denied and a decision now is not applied.`,
+      );
+    case 'awaiting-quorum': {
+      const needed = (recorded.quorum ?? 1) - (recorded.votes?.length ?? 0);
+      return messagePage(
+        200,
+        'Approval counted',
+        `Your approval of ${recorded.toolName} is counted; ${needed} more needed.`,
+      );
+    }
+    default: {
+      const by = recorded.approver ?? 'an unnamed approver';
+      if (recorded.decision !== asked) {
+        return messagePage(
+          409,
+          'Already decided',
+          `${recorded.toolName} was already ${recorded.decision} by ${by} ${when}; your decision is not applied.`,
+        );
+      }
+      if (recorded.approver !== claims.approver) {
+        return messagePage(200, `Already ${asked}`, `${recorded.toolName} was already ${asked} by ${by} ${when}.`);
+      }
+      return messagePage(200, `${capitalise(asked)}`, `${recorded.toolName} is ${asked} by ${by} ${when}.`);
+    }
+  }
+}
+
+async function recordRefusal(
+  context: GatewayContext,
+  claims: DecisionTokenClaims,
+  reason: string | undefined,
+  code: string,
+  detail: string,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  await context.audit
+    .record({
+      at: new Date().toISOString(),
+      approver: claims.approver,
+      channel: 'email',
+      approvalId: claims.approvalId,
+      workflowId: claims.workflowId,
+      approved: claims.decision === 'approve',
+      ...(reason !== undefined && { reason }),
+      outcome: 'refused',
+      refusal: { code, detail },
+    })
+    .catch((error: unknown) => log.error({ err: error }, 'a refused email decision could not be written to the audit'));
+}
+
+function capitalise(text: string): string {
+  return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+}

@@ -1,0 +1,105 @@
+import { appendFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+
+/**
+ * Where used decision links are remembered. `claim` must be atomic: of two concurrent claims sharing a
+ * key, one gets `true` and the other `false`, so one link decides once, and one of a pair retires the other.
+ */
+export interface UsedTokenStore {
+  /** Marks every key used unless one of them already is; true when this call marked them. */
+  claim(keys: readonly string[], expiresAt: Date): Promise<boolean>;
+  /** Whether any of the keys is used. */
+  isUsed(keys: readonly string[]): Promise<boolean>;
+  /** Gives keys back after a decision that could not be delivered, so the same link can try again. */
+  release(keys: readonly string[]): Promise<void>;
+}
+
+interface UsedTokenLine {
+  /** Keys claimed, with when they stop mattering (ms since the epoch). */
+  claimed?: string[];
+  expiresAt?: number;
+  /** Keys given back. */
+  released?: string[];
+}
+
+/**
+ * Used links in memory and, when `file` is set, in an append-only JSONL file read back at start-up, so
+ * a restarted gateway still refuses a used link. A key is forgotten once its link has expired, since the
+ * link is then refused anyway. One gateway process per file: several gateways need a shared store
+ * implementing {@link UsedTokenStore}.
+ *
+ * @example
+ * const usedTokens = new LocalUsedTokenStore({ file: '/var/lib/tollgate/used-email-links.jsonl' });
+ * const gateway = await createGateway({ tollgate, tokens, extensions: [emailExtension({ secrets, usedTokens })] });
+ */
+export class LocalUsedTokenStore implements UsedTokenStore {
+  private readonly used = new Map<string, number>();
+  private readonly file: string | undefined;
+  private readonly now: () => number;
+  // Appends run one after another, so lines keep the order of the claims and releases they record.
+  private writes: Promise<void> = Promise.resolve();
+
+  constructor(options: { file?: string; now?: () => number } = {}) {
+    this.file = options.file;
+    this.now = options.now ?? Date.now;
+    if (this.file && existsSync(this.file)) this.load(readFileSync(this.file, 'utf8'));
+  }
+
+  async claim(keys: readonly string[], expiresAt: Date): Promise<boolean> {
+    this.forgetExpired();
+    // Checked and set in one synchronous step: no other claim can run in between.
+    if (keys.some((key) => this.used.has(key))) return false;
+    const until = expiresAt.getTime();
+    for (const key of keys) this.used.set(key, until);
+    try {
+      await this.append({ claimed: [...keys], expiresAt: until });
+    } catch (error) {
+      // Not on disk means not safe across a restart: the claim fails rather than half-holds.
+      for (const key of keys) this.used.delete(key);
+      throw error;
+    }
+    return true;
+  }
+
+  async isUsed(keys: readonly string[]): Promise<boolean> {
+    return keys.some((key) => this.used.has(key));
+  }
+
+  async release(keys: readonly string[]): Promise<void> {
+    for (const key of keys) this.used.delete(key);
+    await this.append({ released: [...keys] });
+  }
+
+  private async append(line: UsedTokenLine): Promise<void> {
+    const file = this.file;
+    if (!file) return;
+    const write = this.writes.then(() =>
+      appendFile(file, `${JSON.stringify(line)}\n`, { encoding: 'utf8', mode: 0o600 }),
+    );
+    this.writes = write.catch(() => undefined);
+    await write;
+  }
+
+  private load(text: string): void {
+    for (const row of text.split('\n')) {
+      if (row.trim() === '') continue;
+      let line: UsedTokenLine;
+      try {
+        line = JSON.parse(row) as UsedTokenLine;
+      } catch {
+        // A line cut short by a crash: the claims before it still count.
+        continue;
+      }
+      if (Array.isArray(line.claimed) && typeof line.expiresAt === 'number') {
+        for (const key of line.claimed) this.used.set(String(key), line.expiresAt);
+      }
+      if (Array.isArray(line.released)) for (const key of line.released) this.used.delete(String(key));
+    }
+    this.forgetExpired();
+  }
+
+  private forgetExpired(): void {
+    const now = this.now();
+    for (const [key, until] of this.used) if (until <= now) this.used.delete(key);
+  }
+}
