@@ -3,9 +3,33 @@ import tseslint from 'typescript-eslint';
 import importPlugin from 'eslint-plugin-import';
 
 const nodeBuiltins = [
-  'assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http',
-  'http2', 'https', 'net', 'os', 'path', 'process', 'readline', 'stream', 'timers', 'tls', 'url', 'util', 'v8', 'vm',
-  'worker_threads', 'zlib',
+  'assert',
+  'buffer',
+  'child_process',
+  'cluster',
+  'crypto',
+  'dgram',
+  'dns',
+  'events',
+  'fs',
+  'fs/promises',
+  'http',
+  'http2',
+  'https',
+  'net',
+  'os',
+  'path',
+  'process',
+  'readline',
+  'stream',
+  'timers',
+  'tls',
+  'url',
+  'util',
+  'v8',
+  'vm',
+  'worker_threads',
+  'zlib',
 ];
 
 export default tseslint.config(
@@ -32,16 +56,21 @@ export default tseslint.config(
         'error',
         {
           paths: [
-            ...nodeBuiltins.flatMap((name) => [name, `node:${name}`]).map((name) => ({
-              name,
-              message: 'Workflow code must be deterministic: no Node built-ins.',
-            })),
+            ...nodeBuiltins
+              .flatMap((name) => [name, `node:${name}`])
+              .map((name) => ({
+                name,
+                message: 'Workflow code must be deterministic: no Node built-ins.',
+              })),
             { name: 'openai', message: 'Call the model from an activity.' },
             { name: '@temporalio/client', message: 'Workflows talk to Temporal through @temporalio/workflow.' },
             { name: '@temporalio/worker', message: 'Workflows cannot import the worker.' },
           ],
           patterns: [
-            { group: ['axios', 'undici', 'node-fetch', 'got', '@slack/*', 'nodemailer'], message: 'No I/O in workflows.' },
+            {
+              group: ['axios', 'undici', 'node-fetch', 'got', '@slack/*', 'nodemailer'],
+              message: 'No I/O in workflows.',
+            },
             {
               group: ['../activities', '../activities/*'],
               allowTypeImports: true,

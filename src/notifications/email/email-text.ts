@@ -1,3 +1,4 @@
+import { shortenArguments } from '../shorten-arguments';
 /** Longest arguments text shown in a mail or on a confirmation page, in characters. */
 export const argumentsTextLimit = 4000;
 
@@ -33,7 +34,7 @@ export function renderArgumentsText(input: unknown, limit = argumentsTextLimit):
   if (input === undefined) return '(no arguments)';
   let json: string;
   try {
-    json = JSON.stringify(shorten(input, 0), null, 2) ?? String(input);
+    json = JSON.stringify(shortenArguments(input, { stringLimit, itemLimit, depthLimit }), null, 2) ?? String(input);
   } catch {
     json = String(input);
   }
@@ -50,28 +51,4 @@ export function bound(text: string, limit: number): string {
     kept += character;
   }
   return `${kept}${note}`;
-}
-
-function shorten(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') {
-    if (value.length <= stringLimit) return value;
-    return `${value.slice(0, stringLimit)}… (${value.length - stringLimit} more characters)`;
-  }
-  if (typeof value !== 'object' || value === null) return value;
-  if (depth >= depthLimit) return Array.isArray(value) ? '[…]' : '{…}';
-  if (Array.isArray(value)) {
-    const shown = value.slice(0, itemLimit).map((item) => shorten(item, depth + 1));
-    if (value.length > itemLimit) shown.push(`… (${value.length - itemLimit} more items)`);
-    return shown;
-  }
-  const entries = Object.entries(value);
-  const shown: Record<string, unknown> = {};
-  for (const [key, item] of entries.slice(0, itemLimit)) {
-    // A defined property rather than an assignment: a key named `__proto__` stays an ordinary key.
-    Object.defineProperty(shown, key, { value: shorten(item, depth + 1), enumerable: true, writable: true });
-  }
-  if (entries.length > itemLimit) {
-    Object.defineProperty(shown, '…', { value: `${entries.length - itemLimit} more keys`, enumerable: true });
-  }
-  return shown;
 }

@@ -1,3 +1,4 @@
+import { shortenArguments } from '../shorten-arguments';
 /** Slack refuses a section whose text is longer than this. */
 export const slackSectionTextLimit = 3000;
 
@@ -33,7 +34,16 @@ export function renderArguments(input: unknown, limit: number): string {
   if (input === undefined) return '(no arguments)';
   let json: string;
   try {
-    json = JSON.stringify(shorten(input, 0), null, 2) ?? String(input);
+    json =
+      JSON.stringify(
+        shortenArguments(input, {
+          stringLimit: argumentStringLimit,
+          itemLimit: argumentItemLimit,
+          depthLimit: argumentDepthLimit,
+        }),
+        null,
+        2,
+      ) ?? String(input);
   } catch {
     json = String(input);
   }
@@ -56,30 +66,6 @@ export function boundEscaped(text: string, limit: number): string {
     kept += next;
   }
   return `${kept}${note}`;
-}
-
-function shorten(value: unknown, depth: number): unknown {
-  if (typeof value === 'string') {
-    if (value.length <= argumentStringLimit) return value;
-    return `${value.slice(0, argumentStringLimit)}… (${value.length - argumentStringLimit} more characters)`;
-  }
-  if (typeof value !== 'object' || value === null) return value;
-  if (depth >= argumentDepthLimit) return Array.isArray(value) ? '[…]' : '{…}';
-  if (Array.isArray(value)) {
-    const shown = value.slice(0, argumentItemLimit).map((item) => shorten(item, depth + 1));
-    if (value.length > argumentItemLimit) shown.push(`… (${value.length - argumentItemLimit} more items)`);
-    return shown;
-  }
-  const entries = Object.entries(value);
-  const shown: Record<string, unknown> = {};
-  for (const [key, item] of entries.slice(0, argumentItemLimit)) {
-    // A defined property rather than an assignment: a key named `__proto__` stays an ordinary key.
-    Object.defineProperty(shown, key, { value: shorten(item, depth + 1), enumerable: true, writable: true });
-  }
-  if (entries.length > argumentItemLimit) {
-    Object.defineProperty(shown, '…', { value: `${entries.length - argumentItemLimit} more keys`, enumerable: true });
-  }
-  return shown;
 }
 
 /**
