@@ -85,6 +85,15 @@ describe('npm run dev', () => {
     await tollgate.decide(byTool.writeFile!, { approved: true, approver: 'demo' });
     // A person without Temporal access denies through the gateway, with the token npm run dev made.
     const token = readFileSync(path.join(folder, 'state', 'gateway-token'), 'utf8').trim();
+    const listed = await execFileAsync(process.execPath, [
+      path.join(repository, 'bin/tollgate.js'),
+      'pending',
+      '--gateway',
+      `http://127.0.0.1:${ports.gateway}`,
+      '--token',
+      token,
+    ]);
+    expect(listed.stdout).toContain(byTool.bash!);
     const denied = await execFileAsync(process.execPath, [
       path.join(repository, 'bin/tollgate.js'),
       'deny',
