@@ -6,6 +6,7 @@ import {
   type ToolApprovalPolicy,
 } from './activities';
 import { temporalSettingsFromEnvironment } from './client/temporal-settings';
+import { startModelServer } from './dev/model-server';
 import { createWorkspaceTools } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
 import { notifiersFromEnvironment } from './notifications/notifiers-from-environment';
@@ -55,6 +56,14 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
 
 async function main(): Promise<void> {
   const temporal = temporalSettingsFromEnvironment();
+  const model = modelSettingsFromEnvironment();
+  // With no model configured, answer from the scripted model server, as `npm run dev` does.
+  const modelServer =
+    process.env.OPENAI_API_KEY || process.env.OPENAI_BASE_URL ? undefined : await startModelServer({ rules: true });
+  if (modelServer) {
+    model.baseURL = modelServer.baseURL;
+    console.log(`No OPENAI_API_KEY: using the scripted model server at ${modelServer.baseURL}.`);
+  }
   const connection = await NativeConnection.connect(temporal.connectionOptions);
   try {
     const worker = await createTollgateWorker({
@@ -62,13 +71,14 @@ async function main(): Promise<void> {
       namespace: temporal.namespace,
       taskQueue: temporal.taskQueue,
       tools: createWorkspaceTools(),
-      model: modelSettingsFromEnvironment(),
+      model,
       notifiers: notifiersFromEnvironment(),
     });
     console.log(`Tollgate worker on task queue "${temporal.taskQueue}" (${temporal.connectionOptions.address}).`);
     await worker.run();
   } finally {
     await connection.close();
+    await modelServer?.close();
   }
 }
 
