@@ -155,8 +155,7 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
   /** Keeps the search attribute, the UI's details and the status in step with what waits. */
   function showPending(): void {
     const pending = book.pending();
-    status =
-      pending.length > 0 ? 'awaiting-approval' : outputs.awaiting().length > 0 ? 'awaiting-tool-output' : 'running';
+    refreshStatus();
     const ids = pending.map((approval) => approval.approvalId);
     const key = ids.join(',');
     if (key === shownPending) return;
@@ -169,6 +168,12 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
         .signal(turnPendingApprovalsSignal, { turnId: workflowId, pending })
         .catch(() => undefined);
     }
+  }
+
+  /** The status queries see; pure state, so it may change at any point without touching history. */
+  function refreshStatus(): void {
+    const waitsForPeople = book.pending().length > 0;
+    status = waitsForPeople ? 'awaiting-approval' : outputs.awaiting().length > 0 ? 'awaiting-tool-output' : 'running';
   }
 
   function approvalTimeoutOf(tool: ToolManifestEntry | undefined): number | undefined {
@@ -373,6 +378,8 @@ export async function agentTurn(rawInput: AgentTurnInput): Promise<AgentTurnResu
         note('approval-requested', { approvalId, toolCallId: call.toolCallId, toolName: call.toolName });
       }
     }
+    // Queries may come while the policy runs: they must already see the turn as waiting.
+    refreshStatus();
     await applyPolicy(book.pending());
     responseMessages.push({ role: 'assistant', content });
     showPending();
