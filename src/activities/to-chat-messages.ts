@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import type { ModelMessage } from '../protocol';
+import { userText, type ModelMessage } from '../protocol';
 import { renderToolOutput } from './render-tool-output';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
@@ -11,13 +11,7 @@ export function toChatMessages(messages: readonly ModelMessage[]): ChatMessage[]
       case 'system':
         return [{ role: 'system', content: message.content }];
       case 'user':
-        return [
-          {
-            role: 'user',
-            content:
-              typeof message.content === 'string' ? message.content : message.content.map((part) => part.text).join(''),
-          },
-        ];
+        return [{ role: 'user', content: userText(message.content) }];
       case 'assistant': {
         if (typeof message.content === 'string') return [{ role: 'assistant', content: message.content }];
         const text = message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');

@@ -1,11 +1,12 @@
 import type OpenAI from 'openai';
-import type {
-  AssistantMessage,
-  ModelMessage,
-  ToolCallPart,
-  ToolMessage,
-  ToolResultOutput,
-  ToolResultPart,
+import {
+  userText,
+  type AssistantMessage,
+  type ModelMessage,
+  type ToolCallPart,
+  type ToolMessage,
+  type ToolResultOutput,
+  type ToolResultPart,
 } from '../protocol';
 import { renderToolOutput } from './render-tool-output';
 
@@ -53,13 +54,7 @@ export function toResponsesInput(messages: readonly ModelMessage[]): ResponsesIn
       case 'system':
         return [{ role: 'system', content: message.content }];
       case 'user':
-        return [
-          {
-            role: 'user',
-            content:
-              typeof message.content === 'string' ? message.content : message.content.map((part) => part.text).join(''),
-          },
-        ];
+        return [{ role: 'user', content: userText(message.content) }];
       case 'assistant':
         return assistantItems(message, history);
       case 'tool':

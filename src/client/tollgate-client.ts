@@ -9,6 +9,7 @@ import { z } from 'zod';
 import {
   agentTurnInputSchema,
   toolApprovalDecisionSchema,
+  userText,
   workflowIdOfApproval,
   type AgentTurnInput,
   type AgentTurnState,
@@ -225,7 +226,6 @@ function toDecisionError(error: unknown, approvalId: string | undefined, workflo
 
 function summarise(input: AgentTurnInput): string {
   const last = input.messages.findLast((message) => message.role === 'user');
-  const content = last?.content;
-  const text = typeof content === 'string' ? content : (content ?? []).map((part) => part.text).join('');
+  const text = last?.role === 'user' ? userText(last.content) : '';
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }

@@ -70,4 +70,5 @@ export {
   type ToolApprovalDecision,
 } from './tool-approval';
 export type { TurnEvent } from './turn-event';
+export { userText } from './user-text';
 export { errorText, executionDenied, toolResultOutputSchema, type ToolResultOutput } from './tool-result-output';

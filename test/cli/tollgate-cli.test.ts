@@ -2,8 +2,13 @@ import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { resolveTemporalCli } from '../../src/dev/temporal-cli';
-import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
-import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../support/test-environment';
+import {
+  createTestEnvironment,
+  uniqueMarker,
+  waitFor,
+  type TestEnvironment,
+  waitForPending,
+} from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 
 const execFileAsync = promisify(execFile);
@@ -50,10 +55,7 @@ describe('tollgate CLI', () => {
     const workflowId = /Started turn (\S+)/.exec(started.stdout)?.[1];
     expect(workflowId).toBeDefined();
     const handle = environment.tollgate.turn(workflowId!);
-    const [approval] = await waitFor(
-      () => handle.query(pendingToolApprovalsQuery),
-      (list) => list.length === 1,
-    );
+    const [approval] = await waitForPending(handle, 1);
 
     const listed = await tollgate('pending', '--workflow-id', workflowId!);
     expect(listed.stdout).toContain('deleteFile');
@@ -115,10 +117,7 @@ describe('tollgate CLI', () => {
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${marker} delete go.txt` }],
     });
-    const [approval] = await waitFor(
-      () => handle.query(pendingToolApprovalsQuery),
-      (list) => list.length === 1,
-    );
+    const [approval] = await waitForPending(handle, 1);
     const temporal = await resolveTemporalCli();
     await execFileAsync(temporal.path, [
       'workflow',

@@ -6,8 +6,7 @@ import path from 'node:path';
 import { TollgateClient } from '../../src/client';
 import { findFreePort } from '../../src/dev/ports';
 import type { AgentTurnResult } from '../../src/protocol';
-import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
-import { waitFor } from '../support/test-environment';
+import { waitFor, waitForPending } from '../support/test-environment';
 
 const execFileAsync = promisify(execFile);
 const repository = path.resolve(__dirname, '../..');
@@ -77,10 +76,7 @@ describe('npm run dev', () => {
     const first = await tollgate.startTurn({
       messages: [{ role: 'user', content: 'write hello to notes.txt and run rm -rf /tmp/nothing-here' }],
     });
-    const pending = await waitFor(
-      () => first.query(pendingToolApprovalsQuery),
-      (list) => list.length === 2,
-    );
+    const pending = await waitForPending(first, 2);
     const byTool = Object.fromEntries(pending.map((approval) => [approval.toolName, approval.approvalId]));
     await tollgate.decide(byTool.writeFile!, { approved: true, approver: 'demo' });
     // A person without Temporal access denies through the gateway, with the token npm run dev made.
@@ -112,10 +108,7 @@ describe('npm run dev', () => {
 
     // A turn waits; the whole dev stack stops and starts again on the same SQLite file.
     const second = await tollgate.startTurn({ messages: [{ role: 'user', content: 'write later to later.txt' }] });
-    const [waiting] = await waitFor(
-      () => second.query(pendingToolApprovalsQuery),
-      (list) => list.length === 1,
-    );
+    const [waiting] = await waitForPending(second, 1);
     await tollgate.close();
     tollgate = undefined;
     await stopDev(dev.process);

@@ -1,5 +1,5 @@
 import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
-import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../support/test-environment';
+import { createTestEnvironment, uniqueMarker, type TestEnvironment, waitForPending } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 import { expectProblem, startGateway, type RunningGateway } from './gateway-fixture';
 
@@ -28,10 +28,7 @@ async function startTurnOverRest(marker: string, approvalRules: object) {
   });
   expect(started.status).toBe(201);
   const handle = environment.tollgate.turn(started.body.workflowId);
-  const [approval] = await waitFor(
-    () => handle.query(pendingToolApprovalsQuery),
-    (list) => list.length === 1,
-  );
+  const [approval] = await waitForPending(handle, 1);
   return { handle, approvalId: approval!.approvalId };
 }
 

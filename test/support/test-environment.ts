@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { TollgateClient } from '../../src/client';
 import { startModelServer, type ModelServer } from '../../src/dev/model-server';
 import type { ToolApprovalPolicy } from '../../src/activities';
+import type { PendingToolApproval } from '../../src/protocol';
+import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
 import type { ApprovalNotifier } from '../../src/notifications/notification-types';
 import type { Tool } from '../../src/tools';
 import { createTollgateWorker } from '../../src/worker';
@@ -96,6 +98,17 @@ let markerCount = 0;
 export function uniqueMarker(): string {
   markerCount += 1;
   return `[case-${markerCount}-${randomUUID().slice(0, 8)}]`;
+}
+
+/** Waits until a turn lists `count` pending approvals, and returns them. */
+export async function waitForPending(
+  handle: { query(query: typeof pendingToolApprovalsQuery): Promise<PendingToolApproval[]> },
+  count: number,
+): Promise<PendingToolApproval[]> {
+  return waitFor(
+    () => handle.query(pendingToolApprovalsQuery),
+    (list) => list.length === count,
+  );
 }
 
 /** Polls `read` until `accept` holds, or fails with what was last seen. */

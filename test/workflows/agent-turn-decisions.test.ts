@@ -1,5 +1,11 @@
 import { WorkflowUpdateFailedError } from '@temporalio/client';
-import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../support/test-environment';
+import {
+  createTestEnvironment,
+  uniqueMarker,
+  waitFor,
+  type TestEnvironment,
+  waitForPending,
+} from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 import {
   pendingToolApprovalsQuery,
@@ -32,10 +38,7 @@ async function startWithThreeCalls() {
     { text: 'finished' },
   );
   const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} tidy` }] });
-  const pending = await waitFor(
-    () => handle.query(pendingToolApprovalsQuery),
-    (list) => list.length === 2,
-  );
+  const pending = await waitForPending(handle, 2);
   const idOf = (suffix: string) =>
     pending.find((approval) => approval.toolCallId === `${marker}-${suffix}`)!.approvalId;
   return { marker, handle, a: idOf('a'), b: idOf('b') };

@@ -3,13 +3,12 @@ import { Worker } from '@temporalio/worker';
 import {
   createTestEnvironment,
   uniqueMarker,
-  waitFor,
   workflowBundlePath,
   type TestEnvironment,
+  waitForPending,
 } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 import { modelMessageSchema } from '../../src/protocol';
-import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
 
 const { tools } = createTestTools();
 let environment: TestEnvironment;
@@ -38,10 +37,7 @@ describe('agentTurn messages', () => {
       { text: 'All done.' },
     );
     const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} work` }] });
-    const pending = await waitFor(
-      () => handle.query(pendingToolApprovalsQuery),
-      (list) => list.length === 2,
-    );
+    const pending = await waitForPending(handle, 2);
     await environment.tollgate.decide(pending[0]!.approvalId, { approved: true });
     await environment.tollgate.decide(pending[1]!.approvalId, { approved: false, reason: 'not b' });
     const result = await handle.result();

@@ -3,11 +3,16 @@ import type { ToolApprovalPolicy } from '../../src/activities';
 import type { ToolResultPart } from '../../src/protocol';
 import {
   agentTurnEventsQuery,
-  pendingToolApprovalsQuery,
   submitToolOutputUpdate,
   toolApprovalResponseSignal,
 } from '../../src/workflows/definitions';
-import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../support/test-environment';
+import {
+  createTestEnvironment,
+  uniqueMarker,
+  waitFor,
+  type TestEnvironment,
+  waitForPending,
+} from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 
 // Reads under /tmp are fine, deploys are never made by a bot, everything else goes to a person.
@@ -56,10 +61,7 @@ describe('agentTurn approval policies', () => {
       messages: [{ role: 'user', content: `${marker} go` }],
       approvalBatch: 'all-if-any',
     });
-    const pending = await waitFor(
-      () => handle.query(pendingToolApprovalsQuery),
-      (list) => list.length === 2,
-    );
+    const pending = await waitForPending(handle, 2);
     expect(pending.map((approval) => approval.toolName)).toEqual(['lookup', 'deleteFile']);
     expect(runsOf(`${marker}-look`)).toHaveLength(0);
     await environment.tollgate.decideMany(handle.workflowId, [
@@ -85,10 +87,7 @@ describe('agentTurn approval policies', () => {
       { text: 'done' },
     );
     const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} go` }] });
-    const pending = await waitFor(
-      () => handle.query(pendingToolApprovalsQuery),
-      (list) => list.length === 1,
-    );
+    const pending = await waitForPending(handle, 1);
     expect(pending[0]!.toolCallId).toBe(`${marker}-home`);
     await environment.tollgate.decide(pending[0]!.approvalId, { approved: true, approver: 'ana' });
     const result = await handle.result();

@@ -2,10 +2,10 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createTestEnvironment, uniqueMarker, waitFor } from '../support/test-environment';
+import { createTestEnvironment, uniqueMarker, waitFor, waitForPending } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 import { killProcess, spawnWorkerProcess } from '../support/spawn-worker-process';
-import { pendingToolApprovalsQuery, toolApprovalResponseSignal } from '../../src/workflows/definitions';
+import { toolApprovalResponseSignal } from '../../src/workflows/definitions';
 
 describe('agentTurn across worker restarts', () => {
   it('keeps a pending approval through a graceful worker shutdown and runs the tool once afterwards', async () => {
@@ -21,10 +21,7 @@ describe('agentTurn across worker restarts', () => {
       const handle = await environment.tollgate.startTurn({
         messages: [{ role: 'user', content: `${marker} delete x` }],
       });
-      const [approval] = await waitFor(
-        () => handle.query(pendingToolApprovalsQuery),
-        (list) => list.length === 1,
-      );
+      const [approval] = await waitForPending(handle, 1);
       await environment.stopWorker();
 
       // With no worker at all, the signal is still accepted durably by the server.
@@ -59,10 +56,7 @@ describe('agentTurn across worker restarts', () => {
       const handle = await environment.tollgate.startTurn({
         messages: [{ role: 'user', content: `${marker} delete y` }],
       });
-      const [approval] = await waitFor(
-        () => handle.query(pendingToolApprovalsQuery),
-        (list) => list.length === 1,
-      );
+      const [approval] = await waitForPending(handle, 1);
       await killProcess(worker, 'SIGKILL');
       expect(existsSync(runLog)).toBe(false);
 

@@ -1,6 +1,12 @@
-import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../support/test-environment';
+import {
+  createTestEnvironment,
+  uniqueMarker,
+  waitFor,
+  type TestEnvironment,
+  waitForPending,
+} from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
-import { pendingToolApprovalsQuery, toolApprovalResponseSignal } from '../../src/workflows/definitions';
+import { toolApprovalResponseSignal } from '../../src/workflows/definitions';
 import type { ModelMessage, ToolResultPart } from '../../src/protocol';
 
 const { tools, runs } = createTestTools();
@@ -62,10 +68,7 @@ describe('agentTurn', () => {
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${marker} delete old.log` }],
     });
-    const pending = await waitFor(
-      () => handle.query(pendingToolApprovalsQuery),
-      (list) => list.length === 1,
-    );
+    const pending = await waitForPending(handle, 1);
     expect(pending[0]).toMatchObject({
       toolCallId: `${marker}-1`,
       toolName: 'deleteFile',
@@ -125,10 +128,7 @@ describe('agentTurn', () => {
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${marker} delete prod.db` }],
     });
-    const [approval] = await waitFor(
-      () => handle.query(pendingToolApprovalsQuery),
-      (list) => list.length === 1,
-    );
+    const [approval] = await waitForPending(handle, 1);
     const recorded = await environment.tollgate.decide(approval!.approvalId, {
       approved: false,
       reason: 'production data',
@@ -166,10 +166,7 @@ describe('agentTurn', () => {
       { text: 'done' },
     );
     const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} pay` }] });
-    const pending = await waitFor(
-      () => handle.query(pendingToolApprovalsQuery),
-      (list) => list.length === 1,
-    );
+    const pending = await waitForPending(handle, 1);
     expect(pending[0]).toMatchObject({ toolCallId: `${marker}-large`, input: { amount: 5000, to: 'eve' } });
     // The small transfer needed no approval and ran while the large one waits.
     await waitFor(
@@ -192,10 +189,7 @@ describe('agentTurn', () => {
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${marker} deploy api` }],
     });
-    const [approval] = await waitFor(
-      () => handle.query(pendingToolApprovalsQuery),
-      (list) => list.length === 1,
-    );
+    const [approval] = await waitForPending(handle, 1);
     expect(approval!.toolName).toBe('deploy');
     expect(runsOfCall(`${marker}-1`)).toHaveLength(0);
     await environment.tollgate.decide(approval!.approvalId, { approved: true });

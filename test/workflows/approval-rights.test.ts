@@ -5,7 +5,13 @@ import {
   pendingToolApprovalsQuery,
   toolApprovalResponseSignal,
 } from '../../src/workflows/definitions';
-import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../support/test-environment';
+import {
+  createTestEnvironment,
+  uniqueMarker,
+  waitFor,
+  type TestEnvironment,
+  waitForPending,
+} from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 
 /** A channel that keeps what it was asked to show, as a Slack workspace would. */
@@ -63,10 +69,7 @@ async function waitingTurn(marker: string, extra: object) {
     messages: [{ role: 'user', content: `${marker} pay acme` }],
     ...extra,
   });
-  const [approval] = await waitFor(
-    () => handle.query(pendingToolApprovalsQuery),
-    (list) => list.length === 1,
-  );
+  const [approval] = await waitForPending(handle, 1);
   return { handle, approval: approval! };
 }
 

@@ -1,7 +1,12 @@
 import { supersededReason } from '../../src/workflows/conversation';
-import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
 import type { ToolResultPart } from '../../src/protocol';
-import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../support/test-environment';
+import {
+  createTestEnvironment,
+  uniqueMarker,
+  waitFor,
+  type TestEnvironment,
+  waitForPending,
+} from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 
 const { tools, runs } = createTestTools();
@@ -113,10 +118,7 @@ describe('conversation', () => {
     const handle = environment.client.workflow.getHandle(conversationId);
     const firstRun = (await handle.describe()).runId;
     const turn = environment.tollgate.turn(`${conversationId}/turn-1`);
-    const [approval] = await waitFor(
-      () => turn.query(pendingToolApprovalsQuery),
-      (list) => list.length === 1,
-    );
+    const [approval] = await waitForPending(turn, 1);
     await environment.tollgate.sendMessage(conversationId, { content: 'two' });
     // The run that holds the pending approval does not continue as new under it.
     expect((await handle.describe()).runId).toBe(firstRun);

@@ -1,7 +1,6 @@
 import { modelMessageSchema as aiModelMessageSchema } from 'ai';
 import type { ProviderTool } from '../../src/protocol';
-import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
-import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../support/test-environment';
+import { createTestEnvironment, uniqueMarker, type TestEnvironment, waitForPending } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 
 const github: ProviderTool = {
@@ -43,10 +42,7 @@ async function startIssueTurn(marker: string, approvalId: string) {
     modelApi: 'responses',
     providerTools: [github],
   });
-  const [approval] = await waitFor(
-    () => handle.query(pendingToolApprovalsQuery),
-    (list) => list.length === 1,
-  );
+  const [approval] = await waitForPending(handle, 1);
   return { handle, approval: approval! };
 }
 

@@ -9,8 +9,7 @@ import { startModelServer } from '../../src/dev/model-server';
 import { findFreePort } from '../../src/dev/ports';
 import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
 import { createTollgateWorker } from '../../src/worker';
-import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
-import { waitFor, workflowBundlePath } from '../support/test-environment';
+import { workflowBundlePath, waitForPending } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 
 describe('agentTurn across a Temporal server crash', () => {
@@ -53,10 +52,7 @@ describe('agentTurn across a Temporal server crash', () => {
     let stack = await startStack();
     try {
       const handle = await stack.tollgate.startTurn({ messages: [{ role: 'user', content: '[restart] delete z' }] });
-      const [approval] = await waitFor(
-        () => handle.query(pendingToolApprovalsQuery),
-        (list) => list.length === 1,
-      );
+      const [approval] = await waitForPending(handle, 1);
       await stack.stop(true);
 
       stack = await startStack();

@@ -5,7 +5,12 @@ import { Writable } from 'node:stream';
 import { emailExtension, LocalUsedTokenStore } from '../../../src/gateway/email';
 import type { AgentTurnInput } from '../../../src/protocol';
 import { pendingToolApprovalsQuery } from '../../../src/workflows/definitions';
-import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../../support/test-environment';
+import {
+  createTestEnvironment,
+  uniqueMarker,
+  type TestEnvironment,
+  waitForPending,
+} from '../../support/test-environment';
 import { createTestTools } from '../../support/test-tools';
 import { startGateway, type RunningGateway } from '../gateway-fixture';
 import { decisionLink, expectPageHeaders, openLink, submitForm, testLinkSecret } from './email-link-visits';
@@ -42,10 +47,7 @@ async function waitingTurn(
     messages: [{ role: 'user', content: `${marker} tidy up` }],
     ...extra,
   });
-  const [approval] = await waitFor(
-    () => handle.query(pendingToolApprovalsQuery),
-    (list) => list.length === 1,
-  );
+  const [approval] = await waitForPending(handle, 1);
   const approvalId = approval!.approvalId;
   return {
     handle,

@@ -1,6 +1,11 @@
 import { slackExtension } from '../../../src/gateway/slack';
-import { pendingToolApprovalsQuery } from '../../../src/workflows/definitions';
-import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../../support/test-environment';
+import {
+  createTestEnvironment,
+  uniqueMarker,
+  waitFor,
+  type TestEnvironment,
+  waitForPending,
+} from '../../support/test-environment';
 import { createTestTools } from '../../support/test-tools';
 import { startGateway, type RunningGateway } from '../gateway-fixture';
 import { click, testSigningSecret } from './slack-clicks';
@@ -35,10 +40,7 @@ describe('Slack interactivity without a worker', () => {
       { text: 'finished' },
     );
     const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} tidy` }] });
-    const [approval] = await waitFor(
-      () => handle.query(pendingToolApprovalsQuery),
-      (list) => list.length === 1,
-    );
+    const [approval] = await waitForPending(handle, 1);
     await environment.stopWorker();
 
     const response = await click(gateway, approval!.approvalId, { user: 'U123' });

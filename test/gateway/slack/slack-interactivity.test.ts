@@ -4,7 +4,13 @@ import { SlackNotifier } from '../../../src/notifications/slack';
 import type { AgentTurnInput } from '../../../src/protocol';
 import { pendingToolApprovalsQuery } from '../../../src/workflows/definitions';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api';
-import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../../support/test-environment';
+import {
+  createTestEnvironment,
+  uniqueMarker,
+  waitFor,
+  type TestEnvironment,
+  waitForPending,
+} from '../../support/test-environment';
 import { createTestTools } from '../../support/test-tools';
 import { expectProblem, startGateway, type RunningGateway } from '../gateway-fixture';
 import { click, clickPayload, formBodyOf, postToSlack, testSigningSecret } from './slack-clicks';
@@ -49,10 +55,7 @@ async function waitingTurn(extra: Partial<AgentTurnInput> = {}) {
     messages: [{ role: 'user', content: `${marker} tidy up` }],
     ...extra,
   });
-  const [approval] = await waitFor(
-    () => handle.query(pendingToolApprovalsQuery),
-    (list) => list.length === 1,
-  );
+  const [approval] = await waitForPending(handle, 1);
   const toolRuns = () => runs.filter((run) => run.toolCallId === `${marker}-1`);
   return { handle, approvalId: approval!.approvalId, toolRuns };
 }
