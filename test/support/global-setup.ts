@@ -12,7 +12,8 @@ export default async function globalSetup(): Promise<void> {
     startDevServer({ searchAttributes: tollgateSearchAttributes, log: (line) => process.stderr.write(`${line}\n`) }),
     bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows'), logger: quietLogger }),
   ]);
-  const bundlePath = path.join(folder, 'workflow-bundle.js');
+  // One bundle per run, so that runs side by side never read each other's half-written file.
+  const bundlePath = path.join(folder, `workflow-bundle-${process.pid}.js`);
   writeFileSync(bundlePath, bundle.code);
   process.env.TOLLGATE_TEST_TEMPORAL_ADDRESS = server.address;
   process.env.TOLLGATE_TEST_WORKFLOW_BUNDLE = bundlePath;

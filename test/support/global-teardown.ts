@@ -1,3 +1,7 @@
+import { rmSync } from 'node:fs';
+
 export default async function globalTeardown(): Promise<void> {
   await (globalThis as { tollgateTestServer?: { stop(): Promise<void> } }).tollgateTestServer?.stop();
+  const bundle = process.env.TOLLGATE_TEST_WORKFLOW_BUNDLE;
+  if (bundle) rmSync(bundle, { force: true });
 }

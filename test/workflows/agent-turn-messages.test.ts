@@ -1,4 +1,4 @@
-import { modelMessageSchema as aiModelMessageSchema } from 'ai';
+import { modelMessageSchema as aiModelMessageSchema } from 'ai-v6';
 import { Worker } from '@temporalio/worker';
 import {
   createTestEnvironment,

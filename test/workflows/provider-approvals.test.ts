@@ -1,4 +1,4 @@
-import { modelMessageSchema as aiModelMessageSchema } from 'ai';
+import { modelMessageSchema as aiModelMessageSchema } from 'ai-v6';
 import type { ProviderTool } from '../../src/protocol';
 import { createTestEnvironment, uniqueMarker, type TestEnvironment, waitForPending } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
