@@ -72,3 +72,10 @@ export {
 export type { TurnEvent } from './turn-event';
 export { userText } from './user-text';
 export { errorText, executionDenied, toolResultOutputSchema, type ToolResultOutput } from './tool-result-output';
+export { canonicalJson } from './canonical-json';
+export {
+  decisionSignaturePayload,
+  decisionSignatureSchema,
+  type DecisionSignature,
+  type SignedDecisionFields,
+} from './decision-signature';

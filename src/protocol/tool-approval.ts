@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decisionSignatureSchema } from './decision-signature';
 
 /**
  * One decision on one approval, as a bot or a person sends it.
@@ -13,6 +14,10 @@ export const toolApprovalDecisionSchema = z.strictObject({
   reason: z.string().max(2000).optional(),
   /** Who decided (a user id, an email address, a bot name). */
   approver: z.string().min(1).max(200).optional(),
+  /** Digest of the tool name and arguments the approver was shown; must match the request's. */
+  argumentsDigest: z.string().min(1).max(100).optional(),
+  /** The gateway's signature, required by workers that accept only signed decisions. */
+  signature: decisionSignatureSchema.optional(),
 });
 export type ToolApprovalDecision = z.infer<typeof toolApprovalDecisionSchema>;
 
