@@ -19,5 +19,12 @@ export function renderToolOutput(toolName: string, output: ToolResultOutput): st
         `Execution denied: the ${toolName} call was not run because it was not approved. ` +
         `Reason: ${output.reason ?? 'none given'}. Do not assume it ran; ask the user how to proceed if it matters.`
       );
+    case 'content':
+      return contentText(output.value);
   }
+}
+
+/** The text of `content` output parts; other parts (files, images) are named, not inlined. */
+export function contentText(parts: ReadonlyArray<{ type: string; text?: unknown }>): string {
+  return parts.map((part) => (typeof part.text === 'string' ? part.text : `[${part.type}]`)).join('\n');
 }

@@ -160,6 +160,8 @@ function mcpCallOutcome(toolName: string, output: ToolResultOutput): { output: s
       return { error: JSON.stringify(output.value) };
     case 'execution-denied':
       return { error: renderToolOutput(toolName, output) };
+    case 'content':
+      return { output: renderToolOutput(toolName, output) };
   }
 }
 

@@ -19,6 +19,8 @@ function describeOutput(output: ToolResultOutput): string {
       return `error: ${clip(JSON.stringify(output.value))}`;
     case 'execution-denied':
       return `denied${output.reason ? `: ${clip(output.reason)}` : ''}`;
+    case 'content':
+      return clip(output.value.map((part) => (typeof part.text === 'string' ? part.text : `[${part.type}]`)).join(' '));
   }
 }
 

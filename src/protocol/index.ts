@@ -27,12 +27,19 @@ export {
 } from './approval-rules';
 export { collectToolApprovals, type CollectedApproval, type CollectedToolApprovals } from './collect-tool-approvals';
 export { formatApprovalId, workflowIdOfApproval } from './approval-id';
+export { providerOptionsSchema } from './provider-options';
 export {
+  filePartSchema,
+  imagePartSchema,
+  reasoningPartSchema,
   textPartSchema,
   toolApprovalRequestPartSchema,
   toolApprovalResponsePartSchema,
   toolCallPartSchema,
   toolResultPartSchema,
+  type FilePart,
+  type ImagePart,
+  type ReasoningPart,
   type TextPart,
   type ToolApprovalRequestPart,
   type ToolApprovalResponsePart,
@@ -46,6 +53,7 @@ export {
   systemMessageSchema,
   toolContentPartSchema,
   toolMessageSchema,
+  userContentPartSchema,
   userMessageSchema,
   type AssistantContentPart,
   type AssistantMessage,
@@ -53,6 +61,7 @@ export {
   type SystemMessage,
   type ToolContentPart,
   type ToolMessage,
+  type UserContentPart,
   type UserMessage,
 } from './model-message';
 export {
@@ -79,3 +88,14 @@ export {
   type DecisionSignature,
   type SignedDecisionFields,
 } from './decision-signature';
+export type {
+  ApprovalNoticePlan,
+  ApprovalRights,
+  ContentRef,
+  DecisionTrust,
+  IssuedApproval,
+  PlannedModelStep,
+  PlannedToolCall,
+  TranscriptPointer,
+  TurnSettings,
+} from './turn-plan';

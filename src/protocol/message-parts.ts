@@ -1,7 +1,6 @@
 import { z } from 'zod';
+import { providerOptionsSchema } from './provider-options';
 import { toolResultOutputSchema } from './tool-result-output';
-
-const providerOptionsSchema = z.record(z.string(), z.record(z.string(), z.json())).optional();
 
 /** Plain text in a message. */
 export const textPartSchema = z.object({
@@ -27,6 +26,9 @@ export const toolApprovalRequestPartSchema = z.object({
   type: z.literal('tool-approval-request'),
   approvalId: z.string(),
   toolCallId: z.string(),
+  /** HMAC over the call, in the AI SDK's `experimental_toolApprovalSecret` format: proof Tollgate issued it. */
+  signature: z.string().optional(),
+  providerOptions: providerOptionsSchema,
 });
 export type ToolApprovalRequestPart = z.infer<typeof toolApprovalRequestPartSchema>;
 
@@ -47,5 +49,36 @@ export const toolApprovalResponsePartSchema = z.object({
   approved: z.boolean(),
   reason: z.string().optional(),
   providerExecuted: z.boolean().optional(),
+  providerOptions: providerOptionsSchema,
 });
 export type ToolApprovalResponsePart = z.infer<typeof toolApprovalResponsePartSchema>;
+
+/** The model's reasoning, as providers that expose it send it. */
+export const reasoningPartSchema = z.object({
+  type: z.literal('reasoning'),
+  text: z.string(),
+  providerOptions: providerOptionsSchema,
+});
+export type ReasoningPart = z.infer<typeof reasoningPartSchema>;
+
+/** Binary or linked data: base64 text, a data/http URL, or a provider reference. */
+const dataContentSchema = z.union([z.string(), z.instanceof(URL), z.looseObject({})]);
+
+/** An image the person sent. */
+export const imagePartSchema = z.object({
+  type: z.literal('image'),
+  image: dataContentSchema,
+  mediaType: z.string().optional(),
+  providerOptions: providerOptionsSchema,
+});
+export type ImagePart = z.infer<typeof imagePartSchema>;
+
+/** A file the person sent. */
+export const filePartSchema = z.object({
+  type: z.literal('file'),
+  data: dataContentSchema,
+  filename: z.string().optional(),
+  mediaType: z.string(),
+  providerOptions: providerOptionsSchema,
+});
+export type FilePart = z.infer<typeof filePartSchema>;

@@ -1,5 +1,9 @@
 import { z } from 'zod';
+import { providerOptionsSchema } from './provider-options';
 import {
+  filePartSchema,
+  imagePartSchema,
+  reasoningPartSchema,
   textPartSchema,
   toolApprovalRequestPartSchema,
   toolApprovalResponsePartSchema,
@@ -8,13 +12,22 @@ import {
 } from './message-parts';
 
 /** Instructions for the model. */
-export const systemMessageSchema = z.object({ role: z.literal('system'), content: z.string() });
+export const systemMessageSchema = z.object({
+  role: z.literal('system'),
+  content: z.string(),
+  providerOptions: providerOptionsSchema,
+});
 export type SystemMessage = z.infer<typeof systemMessageSchema>;
+
+/** One part of what the person sent: text, an image or a file. */
+export const userContentPartSchema = z.discriminatedUnion('type', [textPartSchema, imagePartSchema, filePartSchema]);
+export type UserContentPart = z.infer<typeof userContentPartSchema>;
 
 /** What the person asked. */
 export const userMessageSchema = z.object({
   role: z.literal('user'),
-  content: z.union([z.string(), z.array(textPartSchema)]),
+  content: z.union([z.string(), z.array(userContentPartSchema)]),
+  providerOptions: providerOptionsSchema,
 });
 export type UserMessage = z.infer<typeof userMessageSchema>;
 
@@ -24,6 +37,7 @@ export type UserMessage = z.infer<typeof userMessageSchema>;
  */
 export const assistantContentPartSchema = z.discriminatedUnion('type', [
   textPartSchema,
+  reasoningPartSchema,
   toolCallPartSchema,
   toolApprovalRequestPartSchema,
   toolResultPartSchema,
@@ -34,6 +48,7 @@ export type AssistantContentPart = z.infer<typeof assistantContentPartSchema>;
 export const assistantMessageSchema = z.object({
   role: z.literal('assistant'),
   content: z.union([z.string(), z.array(assistantContentPartSchema)]),
+  providerOptions: providerOptionsSchema,
 });
 export type AssistantMessage = z.infer<typeof assistantMessageSchema>;
 
@@ -45,7 +60,11 @@ export const toolContentPartSchema = z.discriminatedUnion('type', [
 export type ToolContentPart = z.infer<typeof toolContentPartSchema>;
 
 /** The decisions and results of one step's tool calls. */
-export const toolMessageSchema = z.object({ role: z.literal('tool'), content: z.array(toolContentPartSchema) });
+export const toolMessageSchema = z.object({
+  role: z.literal('tool'),
+  content: z.array(toolContentPartSchema),
+  providerOptions: providerOptionsSchema,
+});
 export type ToolMessage = z.infer<typeof toolMessageSchema>;
 
 /** A message in the AI SDK v6 `ModelMessage` shape. */

@@ -43,6 +43,10 @@ export interface PendingToolApproval {
   expiresAt?: string;
   /** The model step (1-based) that made the call. */
   step: number;
+  /** base64url SHA-256 of the canonical JSON of `input`; a decision may name it to bind itself to what was shown. */
+  inputDigest?: string;
+  /** The request's HMAC signature in the AI SDK's format, when the worker signs requests. */
+  signature?: string;
   /** Who may decide, when restricted. */
   approvers?: string[];
   /** Distinct approvals needed, when more than one. */

@@ -1,0 +1,102 @@
+import type { NotificationTarget } from './approval-rules';
+import type { AssistantContentPart, ModelMessage } from './model-message';
+import type { ToolCallPart } from './message-parts';
+
+/**
+ * The shapes a turn plans with. The model-step activity decides them (it holds the tools, the
+ * operator's policy and the signing secret); the workflow only carries them out. Everything here is
+ * plain data recorded in history, so its meaning must not change for executions already running.
+ */
+
+/** Who may decide one approval, resolved from the operator's policy and (only stricter) the caller's rules. */
+export interface ApprovalRights {
+  /** Person ids allowed to decide; anyone when absent. */
+  approvers?: string[];
+  /** Whether the requester may approve their own call. */
+  allowSelfApproval: boolean;
+  /** Distinct approvers needed. */
+  quorum: number;
+  /** Who started the turn. */
+  requester?: string;
+}
+
+/** How people hear about one approval. */
+export interface ApprovalNoticePlan {
+  /** Told when the request is made. */
+  notify: NotificationTarget[];
+  /** Remind (or escalate) after this many milliseconds without a decision. */
+  remindAfterMs?: number;
+  /** Where the reminder goes; `notify` when absent. */
+  escalateTo?: NotificationTarget[];
+}
+
+/** An approval request issued by Tollgate for one call, with the rules that govern it. */
+export interface IssuedApproval {
+  /** `<base64url(workflowId)>.<unique>`: names the turn that waits for it. */
+  approvalId: string;
+  /** HMAC in the AI SDK's `experimental_toolApprovalSecret` format; absent when the worker has no secret. */
+  signature?: string;
+  /** base64url SHA-256 of the canonical JSON of the call's input: what a decision may be bound to. */
+  inputDigest: string;
+  /** Who may decide; anyone when absent. */
+  rights?: ApprovalRights;
+  /** Denied as expired after this long without a decision. */
+  timeoutMs?: number;
+  /** What expiry does. */
+  onExpire: 'deny' | 'fail';
+  /** Notices for this approval. */
+  notices?: ApprovalNoticePlan;
+  /** The worker's `onToolApproval` policy already answered; no person is asked. */
+  policy?: { approved: boolean; reason?: string };
+}
+
+/** What happens to one tool call of a step. */
+export type PlannedToolCall =
+  | { kind: 'reject'; call: ToolCallPart; error: string }
+  | { kind: 'run'; call: ToolCallPart; executor: 'worker' | 'client'; autoApproved?: IssuedApproval }
+  | { kind: 'ask'; call: ToolCallPart; executor: 'worker' | 'client'; approval: IssuedApproval }
+  | { kind: 'provider'; call: ToolCallPart; approval: IssuedApproval; autoApproved: boolean };
+
+/** Whose signatures make a decision count. */
+export interface DecisionTrust {
+  /** Only decisions signed by one of `keys` are applied; people's other paths are refused. */
+  requireSigned: boolean;
+  /** Trusted Ed25519 public keys (raw 32 bytes, base64url) by key id. */
+  keys: Record<string, string>;
+}
+
+/** The turn's settings once its input has been checked and the operator's policy applied. */
+export interface TurnSettings {
+  maxSteps: number;
+  approvalWait: 'durable' | 'halt';
+  /** Autonomous mode, granted only where the operator allows it. */
+  autoApprove: boolean;
+  /** Milliseconds. */
+  toolTimeouts: { heartbeatMs: number; startToCloseMs: number };
+  trust: DecisionTrust;
+}
+
+/** A content-addressed reference into Tollgate's content store. */
+export type ContentRef = string;
+
+/** A transcript kept outside history: the stored head, and messages not yet stored after it. */
+export interface TranscriptPointer {
+  /** The stored transcript; absent before anything was stored. */
+  head?: ContentRef;
+  /** Messages after `head`, in order. */
+  tail: ModelMessage[];
+}
+
+/** One model step as the model-step activity returns it. */
+export interface PlannedModelStep {
+  /** The transcript after this step's assistant message. */
+  head: ContentRef;
+  /** The assistant message's parts, approval requests included; large parts are stubs. */
+  content: AssistantContentPart[];
+  /** The model's text in this step. */
+  text: string;
+  /** One entry per call the model made, in order. */
+  calls: PlannedToolCall[];
+  /** Things worth a turn event (a policy that threw, a caller rule that was not allowed). */
+  notes: string[];
+}
