@@ -6,6 +6,7 @@ import {
   type ToolApprovalPolicy,
 } from './activities';
 import { temporalSettingsFromEnvironment } from './client/temporal-settings';
+import { preflightOrExit } from './client/temporal-preflight';
 import { startModelServer } from './dev/model-server';
 import { createWorkspaceTools } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
@@ -56,6 +57,7 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
 
 async function main(): Promise<void> {
   const temporal = temporalSettingsFromEnvironment();
+  await preflightOrExit(temporal);
   const model = modelSettingsFromEnvironment();
   // With no model configured, answer from the scripted model server, as `npm run dev` does.
   const modelServer =

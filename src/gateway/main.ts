@@ -1,4 +1,5 @@
 import { TollgateClient } from '../client';
+import { preflightOrExit } from '../client/temporal-preflight';
 import { createGateway } from './create-gateway';
 import { DecisionAudit } from './decision-audit';
 import { gatewayExtensionsFromEnvironment } from './gateway-extensions-from-environment';
@@ -9,6 +10,7 @@ import { gatewaySettingsFromEnvironment } from './gateway-settings';
 async function main(): Promise<void> {
   // Settings first: a gateway with no tokens stops here, before it connects to anything.
   const settings = gatewaySettingsFromEnvironment();
+  await preflightOrExit();
   const tollgate = await TollgateClient.connect();
   try {
     const gateway = await createGateway({
