@@ -1,9 +1,10 @@
+import type { FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../define-tool';
-import { readTextFile } from './read-text-file';
-import { writeWorkspaceFile } from './write-file-tool';
+import { openInWorkspace } from './open-in-workspace';
+import { readTextThrough } from './read-text-file';
+import { replaceContent } from './write-file-tool';
 import type { WorkspaceSettings } from './workspace-settings';
-import { workspacePath, workspaceRelativePath } from './workspace-path';
 
 const editFileInput = z.object({
   path: z.string().min(1).describe('File to edit, relative to the workspace.'),
@@ -24,31 +25,40 @@ export function createEditFileTool(settings: WorkspaceSettings): Tool {
     inputSchema: editFileInput,
     needsApproval: true,
     execute: async (input) => {
-      const target = workspacePath(settings.root, input.path);
-      const shownPath = workspaceRelativePath(settings.root, target);
-      const current = await readTextFile(target, shownPath);
-      const found = countOccurrences(current, input.oldText);
-      if (found === 1) {
-        const index = current.indexOf(input.oldText);
-        const edited = current.slice(0, index) + input.newText + current.slice(index + input.oldText.length);
-        await writeWorkspaceFile(target, shownPath, edited);
-        return `Edited ${shownPath}: replaced 1 occurrence (${Buffer.byteLength(edited, 'utf8')} bytes now).`;
+      // One descriptor for the read and the write, so the edit lands in the very file that was read.
+      const { handle, shownPath } = await openInWorkspace(settings.root, input.path, 'edit');
+      try {
+        return await applyEdit(handle, shownPath, input.oldText, input.newText);
+      } finally {
+        await handle.close();
       }
-      if (found === 0 && isAlreadyApplied(current, input.oldText, input.newText)) {
-        return `Edit already applied to ${shownPath}: newText is there once and oldText is gone; file unchanged.`;
-      }
-      if (found === 0) {
-        throw new Error(
-          `oldText was not found in "${shownPath}" (0 occurrences); read the file with readFile and copy the text ` +
-            'exactly, including whitespace and indentation.',
-        );
-      }
-      throw new Error(
-        `oldText occurs ${found} times in "${shownPath}"; it must occur exactly once, so include more surrounding ` +
-          'lines in oldText to make it unique.',
-      );
     },
   });
+}
+
+/** Replaces the one occurrence of oldText, or says why it cannot, with the file read and written through `handle`. */
+async function applyEdit(handle: FileHandle, shownPath: string, oldText: string, newText: string): Promise<string> {
+  const current = await readTextThrough(handle, shownPath);
+  const found = countOccurrences(current, oldText);
+  if (found === 1) {
+    const index = current.indexOf(oldText);
+    const edited = current.slice(0, index) + newText + current.slice(index + oldText.length);
+    await replaceContent(handle, shownPath, edited);
+    return `Edited ${shownPath}: replaced 1 occurrence (${Buffer.byteLength(edited, 'utf8')} bytes now).`;
+  }
+  if (found === 0 && isAlreadyApplied(current, oldText, newText)) {
+    return `Edit already applied to ${shownPath}: newText is there once and oldText is gone; file unchanged.`;
+  }
+  if (found === 0) {
+    throw new Error(
+      `oldText was not found in "${shownPath}" (0 occurrences); read the file with readFile and copy the text ` +
+        'exactly, including whitespace and indentation.',
+    );
+  }
+  throw new Error(
+    `oldText occurs ${found} times in "${shownPath}"; it must occur exactly once, so include more surrounding ` +
+      'lines in oldText to make it unique.',
+  );
 }
 
 /**

@@ -1,12 +1,11 @@
-import fs from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../define-tool';
 import { joinLinesWithin } from './cap-text';
 import { globToRegExp } from './glob-pattern';
-import { describeFileError } from './read-text-file';
+import { openInWorkspace } from './open-in-workspace';
 import { walkFiles } from './walk-files';
 import type { WorkspaceSettings } from './workspace-settings';
-import { workspacePath, workspaceRelativePath } from './workspace-path';
+import { workspaceRelativePath } from './workspace-path';
 
 /** The most paths `glob` returns; past this the model should narrow its pattern rather than page. */
 export const maxGlobResults = 500;
@@ -30,19 +29,21 @@ export function createGlobTool(settings: WorkspaceSettings): Tool {
     inputSchema: globInput,
     needsApproval: false,
     execute: async (input) => {
-      const folder = workspacePath(settings.root, input.path);
-      const shownFolder = workspaceRelativePath(settings.root, folder);
       const matcher = globToRegExp(normalisePattern(input.pattern));
-      await requireFolder(folder, shownFolder);
+      const { handle, target: folder, shownPath: shownFolder } = await openFolder(settings.root, input.path);
       const matches: string[] = [];
       let capped = false;
-      for await (const relative of walkFiles(folder)) {
-        if (!matcher.test(relative)) continue;
-        if (matches.length === maxGlobResults) {
-          capped = true;
-          break;
+      try {
+        for await (const relative of walkFiles(handle, folder)) {
+          if (!matcher.test(relative)) continue;
+          if (matches.length === maxGlobResults) {
+            capped = true;
+            break;
+          }
+          matches.push(workspaceRelativePath(settings.root, `${folder}/${relative}`));
         }
-        matches.push(workspaceRelativePath(settings.root, `${folder}/${relative}`));
+      } finally {
+        await handle.close();
       }
       if (matches.length === 0)
         return `[No files match "${input.pattern}" under "${shownFolder}"; try another pattern or path.]`;
@@ -64,14 +65,12 @@ function normalisePattern(pattern: string): string {
   return pattern.replace(/^(\.\/)+/, '');
 }
 
-async function requireFolder(folder: string, shownFolder: string): Promise<void> {
-  let stats;
+async function openFolder(root: string, requested: string) {
   try {
-    stats = await fs.stat(folder);
+    return await openInWorkspace(root, requested, 'folder');
   } catch (error) {
-    throw new Error(describeFileError(error, shownFolder));
-  }
-  if (!stats.isDirectory()) {
-    throw new Error(`"${shownFolder}" is a file, not a folder; give glob a folder as path.`);
+    const message = error instanceof Error ? error.message : String(error);
+    // The same refusal, with the advice that fits glob.
+    throw new Error(message.replace(/; use readFile to read it\.$/, '; give glob a folder as path.'));
   }
 }

@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { defineTool, type Tool } from '../define-tool';
 import { joinLinesWithin } from './cap-text';
 import { globToRegExp } from './glob-pattern';
-import { describeFileError, looksBinary } from './read-text-file';
+import { describeFileError } from './describe-file-error';
+import { openInWorkspace } from './open-in-workspace';
+import { looksBinary } from './read-text-file';
 import { walkFiles } from './walk-files';
 import type { WorkspaceSettings } from './workspace-settings';
 import { workspacePath, workspaceRelativePath } from './workspace-path';
@@ -49,10 +51,10 @@ export function createGrepTool(settings: WorkspaceSettings): Tool {
 
       const matches: string[] = [];
       let capped = false;
-      for await (const file of filesToSearch(target, shownTarget)) {
+      for await (const file of filesToSearch(settings.root, target, shownTarget)) {
         if (file !== '' && fileFilter && !fileFilter.test(filterByName ? path.posix.basename(file) : file)) continue;
         const absolute = file === '' ? target : path.join(target, file);
-        const lines = await readSearchableLines(absolute);
+        const lines = await readSearchableLines(settings.root, absolute, file === '');
         const shownFile = workspaceRelativePath(settings.root, absolute);
         for (let index = 0; index < lines.length; index++) {
           const line = lines[index] as string;
@@ -90,7 +92,7 @@ function compile(pattern: string): RegExp {
 }
 
 /** The files under a folder relative to it, or `''` for the target itself when it is a file. */
-async function* filesToSearch(target: string, shownTarget: string): AsyncGenerator<string> {
+async function* filesToSearch(root: string, target: string, shownTarget: string): AsyncGenerator<string> {
   let stats;
   try {
     stats = await fs.stat(target);
@@ -101,19 +103,37 @@ async function* filesToSearch(target: string, shownTarget: string): AsyncGenerat
     yield '';
     return;
   }
-  yield* walkFiles(target);
+  // The stat only chooses how to search; the folder is opened and walked confined, whatever it has become since.
+  const { handle } = await openInWorkspace(root, target, 'folder');
+  try {
+    yield* walkFiles(handle, target);
+  } finally {
+    await handle.close();
+  }
 }
 
-/** The lines of a text file, or none for a binary, oversized or unreadable one (grep searches, it does not report). */
-async function readSearchableLines(file: string): Promise<string[]> {
+/**
+ * The lines of a text file, or none for a binary, oversized or unreadable one: grep searches, it does not report,
+ * except on the one file the model named.
+ */
+async function readSearchableLines(root: string, file: string, named: boolean): Promise<string[]> {
+  let handle;
   try {
-    const stats = await fs.stat(file);
+    handle = (await openInWorkspace(root, file, 'read')).handle;
+  } catch (error) {
+    if (named) throw error;
+    return [];
+  }
+  try {
+    const stats = await handle.stat();
     if (stats.size > maxGrepFileBytes) return [];
-    const contents = await fs.readFile(file);
+    const contents = await handle.readFile();
     if (looksBinary(contents)) return [];
     return contents.toString('utf8').split(/\r?\n/);
   } catch {
     return [];
+  } finally {
+    await handle.close();
   }
 }
 

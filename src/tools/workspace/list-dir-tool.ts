@@ -3,9 +3,8 @@ import path from 'node:path';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../define-tool';
 import { joinLinesWithin } from './cap-text';
-import { describeFileError } from './read-text-file';
+import { folderPathOf, openInWorkspace } from './open-in-workspace';
 import type { WorkspaceSettings } from './workspace-settings';
-import { workspacePath, workspaceRelativePath } from './workspace-path';
 
 const listDirInput = z.object({
   path: z.string().default('.').describe('Folder to list, relative to the workspace. Default: the workspace itself.'),
@@ -23,21 +22,18 @@ export function createListDirTool(settings: WorkspaceSettings): Tool {
     inputSchema: listDirInput,
     needsApproval: false,
     execute: async (input) => {
-      const target = workspacePath(settings.root, input.path);
-      const shownPath = workspaceRelativePath(settings.root, target);
-      let entries;
+      const { handle, target, shownPath } = await openInWorkspace(settings.root, input.path, 'folder');
+      let names: string[];
       try {
-        entries = await fs.readdir(target, { withFileTypes: true });
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') {
-          throw new Error(`"${shownPath}" is a file, not a folder; use readFile to read it.`);
-        }
-        throw new Error(describeFileError(error, shownPath));
+        const listed = folderPathOf(handle, target);
+        const entries = await fs.readdir(listed, { withFileTypes: true });
+        names = await Promise.all(
+          entries.map(async (entry) => ((await isFolder(entry, listed)) ? `${entry.name}/` : entry.name)),
+        );
+      } finally {
+        await handle.close();
       }
-      if (entries.length === 0) return `[Folder "${shownPath}" is empty.]`;
-      const names = await Promise.all(
-        entries.map(async (entry) => ((await isFolder(entry, target)) ? `${entry.name}/` : entry.name)),
-      );
+      if (names.length === 0) return `[Folder "${shownPath}" is empty.]`;
       names.sort((left, right) => (left < right ? -1 : left > right ? 1 : 0));
       const listing = joinLinesWithin(names, settings.maxOutputBytes);
       if (listing.count === names.length) return listing.text;

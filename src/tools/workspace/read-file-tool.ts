@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../define-tool';
 import { utf8Prefix } from './cap-text';
-import { readTextFile } from './read-text-file';
+import { readWorkspaceText } from './read-text-file';
 import type { WorkspaceSettings } from './workspace-settings';
-import { workspacePath, workspaceRelativePath } from './workspace-path';
 
 const readFileInput = z.object({
   path: z.string().describe('File to read, relative to the workspace.'),
@@ -24,9 +23,7 @@ export function createReadFileTool(settings: WorkspaceSettings): Tool {
     inputSchema: readFileInput,
     needsApproval: false,
     execute: async (input) => {
-      const target = workspacePath(settings.root, input.path);
-      const shownPath = workspaceRelativePath(settings.root, target);
-      const text = await readTextFile(target, shownPath);
+      const { text, shownPath } = await readWorkspaceText(settings.root, input.path);
       return selectLines(text, shownPath, input.offset ?? 1, input.limit, settings.maxOutputBytes);
     },
   });

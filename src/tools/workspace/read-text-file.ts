@@ -1,4 +1,8 @@
-import fs from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
+import { describeFileError } from './describe-file-error';
+import { openInWorkspace } from './open-in-workspace';
+
+export { describeFileError } from './describe-file-error';
 
 /** Bytes looked at to decide whether a file is binary, as `git` and `grep` do. */
 const binarySniffBytes = 8000;
@@ -8,14 +12,32 @@ export function looksBinary(contents: Buffer): boolean {
   return contents.subarray(0, binarySniffBytes).includes(0);
 }
 
+/** A text file of the workspace as a tool read it. */
+export interface WorkspaceText {
+  /** The contents. */
+  text: string;
+  /** The path as the model should see it. */
+  shownPath: string;
+}
+
 /**
- * Reads a text file for a tool, with errors the model can act on: a missing file, a folder, or a binary file.
- * `shownPath` is the path as the model should see it.
+ * Reads a text file of the workspace for a tool, confined by `openInWorkspace`, with errors the model can act on:
+ * a path outside, a missing file, a folder, or a binary file.
  */
-export async function readTextFile(target: string, shownPath: string): Promise<string> {
+export async function readWorkspaceText(root: string, requested: string): Promise<WorkspaceText> {
+  const { handle, shownPath } = await openInWorkspace(root, requested, 'read');
+  try {
+    return { text: await readTextThrough(handle, shownPath), shownPath };
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Reads a whole text file through an open descriptor, refusing binary content. */
+export async function readTextThrough(handle: FileHandle, shownPath: string): Promise<string> {
   let contents: Buffer;
   try {
-    contents = await fs.readFile(target);
+    contents = await handle.readFile();
   } catch (error) {
     throw new Error(describeFileError(error, shownPath));
   }
@@ -23,22 +45,4 @@ export async function readTextFile(target: string, shownPath: string): Promise<s
     throw new Error(`File "${shownPath}" is binary, not text; this tool only reads text files.`);
   }
   return contents.toString('utf8');
-}
-
-/** A file system error as a sentence that says what was wrong with the path and what to do instead. */
-export function describeFileError(error: unknown, shownPath: string): string {
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  switch (code) {
-    case 'ENOENT':
-      return `Nothing exists at "${shownPath}"; use listDir or glob to find the right path.`;
-    case 'EISDIR':
-      return `"${shownPath}" is a folder, not a file; use listDir to see what it contains.`;
-    case 'ENOTDIR':
-      return `"${shownPath}" goes through something that is not a folder; use listDir to check the path.`;
-    case 'EACCES':
-    case 'EPERM':
-      return `Permission denied for "${shownPath}"; use a file the agent may access.`;
-    default:
-      return `Could not access "${shownPath}": ${error instanceof Error ? error.message : String(error)}.`;
-  }
 }

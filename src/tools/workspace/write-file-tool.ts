@@ -1,10 +1,9 @@
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool, type Tool } from '../define-tool';
-import { describeFileError } from './read-text-file';
+import { describeFileError } from './describe-file-error';
+import { openInWorkspace } from './open-in-workspace';
 import type { WorkspaceSettings } from './workspace-settings';
-import { workspacePath, workspaceRelativePath } from './workspace-path';
 
 const writeFileInput = z.object({
   path: z.string().min(1).describe('File to write, relative to the workspace. Missing folders are created.'),
@@ -26,24 +25,30 @@ export function createWriteFileTool(settings: WorkspaceSettings): Tool {
     inputSchema: writeFileInput,
     needsApproval: true,
     execute: async (input) => {
-      const target = workspacePath(settings.root, input.path);
-      const shownPath = workspaceRelativePath(settings.root, target);
-      await writeWorkspaceFile(target, shownPath, input.content);
+      const { handle, shownPath } = await openInWorkspace(settings.root, input.path, 'write');
+      try {
+        await replaceContent(handle, shownPath, input.content);
+      } finally {
+        await handle.close();
+      }
       return `Wrote ${Buffer.byteLength(input.content, 'utf8')} bytes to ${shownPath}.`;
     },
   });
 }
 
-/** Writes a file, creating its folders, with errors the model can act on. */
-export async function writeWorkspaceFile(target: string, shownPath: string, content: string): Promise<void> {
+/**
+ * Replaces a file's whole content through its descriptor, never through its path again: the file written is the one
+ * `openInWorkspace` opened and checked.
+ */
+export async function replaceContent(handle: FileHandle, shownPath: string, content: string): Promise<void> {
+  const bytes = Buffer.from(content, 'utf8');
   try {
-    await fs.mkdir(path.dirname(target), { recursive: true });
-    await fs.writeFile(target, content, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST' || code === 'ENOTDIR') {
-      throw new Error(`Cannot write "${shownPath}": a file is in the way of a folder on its path; use another path.`);
+    await handle.truncate(0);
+    let written = 0;
+    while (written < bytes.length) {
+      written += (await handle.write(bytes, written, bytes.length - written, written)).bytesWritten;
     }
+  } catch (error) {
     throw new Error(describeFileError(error, shownPath));
   }
 }
