@@ -1,89 +1,265 @@
-// `npm run bench`: approval round trips against the real Temporal dev server and the scripted model.
-// Measures how long a turn takes from start to its approval request, and from the decision to the
-// turn's end, over TOLLGATE_BENCH_TURNS turns (default 30, 5 at a time), plus the worker's memory.
+// `npm run bench`: Tollgate side by side with a bare Temporal workflow, on one dev server started here.
+// Figures: decision → tool start, burst throughput, start → approval request, worker memory per waiting
+// turn, history per turn, and a growth table of long turns. Progress goes to stderr; the tables to
+// stdout; the full report to .tollgate/bench/<date>.json. `npm run bench -- --help` lists the flags.
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { performance } from 'node:perf_hooks';
+import { bundleWorkflowCode } from '@temporalio/worker';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { TollgateClient } from '../src/client';
-import { startDevServer } from '../src/dev/dev-server';
-import { startModelServer } from '../src/dev/model-server';
+import { startDevServer, type DevServer } from '../src/dev/dev-server';
+import { startModelServer, type ModelServer } from '../src/dev/model-server';
 import { tollgateSearchAttributes } from '../src/dev/search-attributes';
-import { createTollgateWorker } from '../src/worker';
-import { pendingToolApprovalsQuery } from '../src/workflows/definitions';
-import { createTestTools } from '../test/support/test-tools';
+import type { ApprovalSystem, BenchTurn } from './approval-system';
+import { BaselineSystem } from './baseline-system';
+import { benchUsage, parseBenchOptions, UsageError, type BenchOptions } from './bench-options';
+import { renderMarkdown, renderText, type BenchReport, type FigureError, type SystemFigures } from './bench-report';
+import { historySizeOf } from './history-size';
+import { measureBurst } from './measure-burst';
+import { measureGrowth } from './measure-growth';
+import { measureLatency, type TurnLimits } from './measure-latency';
+import { mean, summarise } from './stats';
+import { TollgateSystem } from './tollgate-system';
+import { WorkerChild } from './worker-child';
 
-const turns = Number(process.env.TOLLGATE_BENCH_TURNS ?? 30);
-const concurrency = 5;
+const startedAt = Date.now();
+const outputFolder = path.resolve(__dirname, '../.tollgate/bench');
+const warmUpTurns = 3;
+const latencyLimits: TurnLimits = { pollMs: 5, stepTimeoutMs: 30_000 };
+const fillLimits: TurnLimits = { pollMs: 25, stepTimeoutMs: 120_000 };
 
-function percentile(values: number[], fraction: number): number {
-  const sorted = [...values].sort((first, second) => first - second);
-  return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))] ?? NaN;
+function progress(line: string): void {
+  process.stderr.write(`[bench ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s] ${line}\n`);
 }
 
-async function main(): Promise<void> {
-  Runtime.install({ logger: new DefaultLogger('WARN') });
-  const server = await startDevServer({ searchAttributes: tollgateSearchAttributes });
-  const model = await startModelServer();
-  const nativeConnection = await NativeConnection.connect({ address: server.address });
-  const connection = await Connection.connect({ address: server.address });
+/** Runs a figure; a failure or time limit becomes the figure's error instead of ending the run. */
+async function attempt<T>(what: string, measure: () => Promise<T>): Promise<T | FigureError> {
   try {
-    const worker = await createTollgateWorker({
-      connection: nativeConnection,
-      taskQueue: 'bench',
-      tools: createTestTools(() => undefined).tools,
-      model: { baseURL: model.baseURL, apiKey: 'bench', model: 'tollgate-scripted' },
-      workflowBundle: await bundleWorkflowCode({ workflowsPath: require.resolve('../src/workflows') }),
-    });
-    const tollgate = new TollgateClient(new Client({ connection }), 'bench');
-    const toRequest: number[] = [];
-    const toEnd: number[] = [];
-    const rssBefore = process.memoryUsage().rss;
-    const runOne = async (index: number) => {
-      const marker = `[bench-${index}]`;
-      model.scriptFor(
-        marker,
-        { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: 'x' } }] },
-        { text: 'ok' },
-      );
-      const started = performance.now();
-      const handle = await tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} go` }] });
-      let pending = await handle.query(pendingToolApprovalsQuery);
-      while (pending.length === 0) {
-        await new Promise((resolve) => setTimeout(resolve, 10));
-        pending = await handle.query(pendingToolApprovalsQuery);
-      }
-      toRequest.push(performance.now() - started);
-      const decided = performance.now();
-      await tollgate.decide(pending[0]!.approvalId, { approved: true, approver: 'bench' });
-      await handle.result();
-      toEnd.push(performance.now() - decided);
-    };
-    await worker.runUntil(async () => {
-      for (let first = 0; first < turns; first += concurrency) {
-        await Promise.all(
-          Array.from({ length: Math.min(concurrency, turns - first) }, (_, offset) => runOne(first + offset)),
-        );
-        process.stderr.write(`\r${Math.min(first + concurrency, turns)}/${turns} turns`);
-      }
-    });
-    process.stderr.write('\n');
-    const report = {
-      turns,
-      concurrency,
-      startToApprovalRequestMs: { p50: percentile(toRequest, 0.5), p95: percentile(toRequest, 0.95) },
-      decisionToTurnEndMs: { p50: percentile(toEnd, 0.5), p95: percentile(toEnd, 0.95) },
-      rssGrowthMiB: Math.round((process.memoryUsage().rss - rssBefore) / 1024 / 1024),
-    };
-    console.log(JSON.stringify(report, null, 2));
-  } finally {
-    await nativeConnection.close();
-    await connection.close();
-    await model.close();
-    await server.stop();
+    return await measure();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    progress(`${what} failed: ${message}`);
+    return { error: message };
   }
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+/** Everything the run started, so that it can be stopped however the run ends. */
+class Resources {
+  server?: DevServer;
+  model?: ModelServer;
+  connection?: Connection;
+  readonly workers: WorkerChild[] = [];
+  readonly files: string[] = [];
+
+  async close(): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.stop().catch(() => worker.kill())));
+    await this.connection?.close().catch(() => undefined);
+    await this.model?.close().catch(() => undefined);
+    await this.server?.stop().catch(() => undefined);
+    for (const file of this.files) rmSync(file, { force: true });
+  }
+
+  /** On Ctrl-C: kill at once, the exit hook of the dev server does the rest. */
+  killNow(): void {
+    for (const worker of this.workers) worker.kill();
+    for (const file of this.files) rmSync(file, { force: true });
+  }
+}
+
+async function bundle(workflowsPath: string, name: string, resources: Resources): Promise<string> {
+  const { code } = await bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+  const file = path.join(outputFolder, `${name}-bundle-${process.pid}.js`);
+  writeFileSync(file, code);
+  resources.files.push(file);
+  return file;
+}
+
+async function main(): Promise<void> {
+  let options: BenchOptions;
+  try {
+    options = parseBenchOptions(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    if (error.message) console.error(error.message);
+    console.error(benchUsage);
+    process.exit(error.message ? 2 : 0);
+  }
+  const resources = new Resources();
+  const interrupt = (signal: NodeJS.Signals) => {
+    progress(`${signal}: stopping`);
+    resources.killNow();
+    process.exit(130);
+  };
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  mkdirSync(outputFolder, { recursive: true });
+
+  try {
+    progress('starting the Temporal dev server and bundling both workflows');
+    const [server, baselineBundle, tollgateBundle] = await Promise.all([
+      startDevServer({ searchAttributes: tollgateSearchAttributes }).then((server) => (resources.server = server)),
+      bundle(require.resolve('./baseline-workflow'), 'baseline', resources),
+      bundle(require.resolve('../src/workflows'), 'tollgate', resources),
+    ]);
+    const model = (resources.model = await startModelServer());
+    const connection = (resources.connection = await Connection.connect({ address: server.address }));
+    const client = new Client({ connection });
+    const workerOptions = {
+      address: server.address,
+      modelURL: model.baseURL,
+      maxCachedWorkflows: options.maxCachedWorkflows,
+      log: progress,
+    };
+    progress(`starting both workers (maxCachedWorkflows ${options.maxCachedWorkflows}), each in its own process`);
+    const [baselineWorker, tollgateWorker] = await Promise.all([
+      WorkerChild.start({
+        ...workerOptions,
+        system: 'baseline',
+        taskQueue: 'bench-baseline',
+        bundlePath: baselineBundle,
+      }),
+      WorkerChild.start({
+        ...workerOptions,
+        system: 'tollgate',
+        taskQueue: 'bench-tollgate',
+        bundlePath: tollgateBundle,
+      }),
+    ]);
+    resources.workers.push(baselineWorker, tollgateWorker);
+    const tollgate = new TollgateClient(client, 'bench-tollgate');
+    const systems: ApprovalSystem[] = [
+      new BaselineSystem(client, 'bench-baseline', baselineWorker),
+      new TollgateSystem(tollgate, model, tollgateWorker),
+    ];
+
+    const figures: Record<ApprovalSystem['name'], SystemFigures> = { baseline: {}, tollgate: {} };
+    const completedTurns: Record<ApprovalSystem['name'], BenchTurn[]> = { baseline: [], tollgate: [] };
+
+    // Warm-up: the first turns pay for caches, JIT and connections; they are not measured.
+    for (const system of systems) {
+      await attempt(`${system.name} warm-up`, () =>
+        measureLatency(system, warmUpTurns, {
+          keyPrefix: `bench-${system.name}-warm-up`,
+          limits: latencyLimits,
+          progress: () => undefined,
+        }),
+      );
+    }
+
+    if (options.only.has('latency') || options.only.has('history')) {
+      const samples = options.only.has('latency') ? options.latencySamples : options.historySamples;
+      for (const system of systems) {
+        progress(`${system.name}: ${samples} turns one at a time (start → request, decision → tool start)`);
+        const measured = await attempt(`${system.name} latency`, () =>
+          measureLatency(system, samples, {
+            keyPrefix: `bench-${system.name}-latency`,
+            limits: latencyLimits,
+            progress: (done) => {
+              if (done % 25 === 0) progress(`${system.name}: ${done}/${samples} turns`);
+            },
+          }),
+        );
+        if ('error' in measured) {
+          if (options.only.has('latency')) figures[system.name].latency = measured;
+          continue;
+        }
+        completedTurns[system.name] = measured.turns;
+        if (options.only.has('latency')) {
+          figures[system.name].latency = {
+            startToRequestMs: summarise(measured.timings.map((timing) => timing.startToRequestMs)),
+            decisionToToolStartMs: summarise(measured.timings.map((timing) => timing.decisionToToolStartMs)),
+          };
+        }
+      }
+    }
+
+    if (options.only.has('history')) {
+      for (const system of systems) {
+        figures[system.name].history = await attempt(`${system.name} history`, async () => {
+          const turns = completedTurns[system.name].slice(0, options.historySamples);
+          if (turns.length === 0) throw new Error('no completed turn to measure');
+          const sizes = await Promise.all(turns.map((turn) => historySizeOf(system.handle(turn))));
+          return {
+            samples: sizes.length,
+            events: mean(sizes.map((size) => size.events)),
+            bytes: mean(sizes.map((size) => size.bytes)),
+            largestPayloadBytes: Math.max(...sizes.map((size) => size.largestPayloadBytes)),
+          };
+        });
+      }
+    }
+
+    if (options.only.has('burst') || options.only.has('memory')) {
+      for (const system of systems) {
+        progress(`${system.name}: ${options.turns} turns waiting, then decided in one burst`);
+        figures[system.name].burst = await attempt(`${system.name} burst`, () =>
+          measureBurst(system, options.turns, {
+            keyPrefix: `bench-${system.name}-burst`,
+            startConcurrency: options.startConcurrency,
+            limits: fillLimits,
+            burstTimeoutMs: Math.max(60_000, options.turns * 100),
+            progress: (line) => progress(`${system.name}: ${line}`),
+          }),
+        );
+      }
+    }
+
+    const growth: BenchReport['growth'] = [];
+    if (options.only.has('growth')) {
+      for (const steps of options.steps) {
+        progress(`tollgate: a turn of ${steps} steps with 32 KiB tool outputs`);
+        const measured = await attempt(`the ${steps}-step turn`, () =>
+          measureGrowth(tollgate, model, tollgateWorker, steps, {
+            timeoutMs: 60_000 + steps * 1_000,
+            progress: (line) => progress(`tollgate: ${line}`),
+          }),
+        );
+        growth.push('error' in measured ? { steps, ...measured } : measured);
+      }
+    }
+    if (model.failures.length > 0) progress(`the scripted model reported ${model.failures.length} failures`);
+
+    const report: BenchReport = {
+      date: new Date().toISOString(),
+      machine: {
+        cpu: os.cpus()[0]?.model.trim() ?? 'unknown',
+        cores: os.cpus().length,
+        memoryGiB: Math.round(os.totalmem() / 1024 ** 3),
+        platform: `${os.type()} ${os.release()}`,
+        node: process.versions.node,
+      },
+      options: { ...options, only: [...options.only] },
+      baseline: figures.baseline,
+      tollgate: figures.tollgate,
+      growth,
+      durationMs: Date.now() - startedAt,
+    };
+    const file = path.join(outputFolder, `${report.date.slice(0, 19).replace(/:/g, '-')}.json`);
+    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(renderText(report));
+    console.log('\nFor the README:\n');
+    console.log(renderMarkdown(report));
+    progress(`report written to ${path.relative(process.cwd(), file)}`);
+  } finally {
+    progress('stopping workers and the dev server');
+    await resources.close();
+  }
+}
+
+const quietLogger = {
+  trace: () => undefined,
+  debug: () => undefined,
+  info: () => undefined,
+  warn: (message: string) => progress(message),
+  error: (message: string) => progress(message),
+  log: () => undefined,
+};
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,29 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import type { WorkerChild } from './worker-child';
+import type { BenchSystem } from './worker-messages';
+
+/** One started turn that will wait for one approval. */
+export interface BenchTurn {
+  /** Marks the turn in the model's script and in the tool's input; the worker reports tool starts by it. */
+  key: string;
+  /** The workflow's id. */
+  workflowId: string;
+}
+
+/** What the benchmark does to a system under test: Tollgate, or the bare-Temporal baseline. */
+export interface ApprovalSystem {
+  /** Which system this is. */
+  readonly name: BenchSystem;
+  /** Its worker, in a process of its own. */
+  readonly worker: WorkerChild;
+  /** Starts a turn that will ask for one approval. */
+  start(key: string): Promise<BenchTurn>;
+  /** The approvalId once the turn waits for it, or undefined while it does not wait yet. */
+  pendingApproval(turn: BenchTurn): Promise<string | undefined>;
+  /** Approves. */
+  approve(turn: BenchTurn, approvalId: string): Promise<void>;
+  /** Resolves when the turn has ended as it should; rejects otherwise. */
+  finished(turn: BenchTurn): Promise<void>;
+  /** The workflow's handle, for its history. */
+  handle(turn: BenchTurn): WorkflowHandle;
+}

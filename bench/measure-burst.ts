@@ -1,0 +1,105 @@
+import type { ApprovalSystem, BenchTurn } from './approval-system';
+import { mapWithLimit, withTimeout } from './async-helpers';
+import { nowMs } from './clock';
+import { waitForApprovalRequest, type TurnLimits } from './measure-latency';
+import { summarise, type LatencySummary } from './stats';
+
+/** N turns waiting at once, then decided in one burst. */
+export interface BurstResult {
+  /** Turns that were waiting. */
+  turns: number;
+  /** How long it took to start all of them until every one waited (ms), starting `startConcurrency` at a time. */
+  fillMs: number;
+  /** Start → approval request while the others were starting. */
+  startToRequestUnderLoadMs: LatencySummary;
+  /** Worker VmRSS before the turns started and once all of them waited (bytes). */
+  residentBytesBefore: number;
+  residentBytesWaiting: number;
+  /** (waiting − before) / turns, in bytes. */
+  residentBytesPerWaitingTurn: number;
+  /** Tools started within the time limit. */
+  toolsStarted: number;
+  /** From the first decision sent to the last tool started (ms). */
+  burstMs: number;
+  /** Decisions per second until all tools started. */
+  decisionsPerSecond: number;
+  /** Each turn's decision → tool start, measured from the start of the burst. */
+  burstDecisionToToolStartMs: LatencySummary;
+  /** Decisions the server or the workflow refused. */
+  failedDecisions: number;
+}
+
+/** Starts `count` turns, waits until all wait, measures memory, then approves all at once. */
+export async function measureBurst(
+  system: ApprovalSystem,
+  count: number,
+  options: {
+    keyPrefix: string;
+    startConcurrency: number;
+    limits: TurnLimits;
+    burstTimeoutMs: number;
+    progress: (line: string) => void;
+  },
+): Promise<BurstResult> {
+  const residentBytesBefore = await system.worker.residentBytes();
+  const fillStarted = nowMs();
+  let waiting = 0;
+  const ticker = setInterval(() => options.progress(`${waiting}/${count} waiting`), 2_000);
+  let filled: Array<{ turn: BenchTurn; approvalId: string; startToRequestMs: number }>;
+  try {
+    filled = await mapWithLimit(
+      Array.from({ length: count }, (_, index) => `[${options.keyPrefix}-${index}]`),
+      options.startConcurrency,
+      async (key) => {
+        const started = nowMs();
+        const turn = await system.start(key);
+        const approvalId = await waitForApprovalRequest(system, turn, options.limits);
+        waiting++;
+        return { turn, approvalId, startToRequestMs: nowMs() - started };
+      },
+    );
+  } finally {
+    clearInterval(ticker);
+  }
+  const fillMs = nowMs() - fillStarted;
+  options.progress(`${count}/${count} waiting after ${(fillMs / 1000).toFixed(1)}s; reading memory`);
+  const residentBytesWaiting = await system.worker.residentBytes();
+
+  options.progress(`deciding ${count} in one burst`);
+  const burstStarted = nowMs();
+  const decisions = filled.map(({ turn, approvalId }) =>
+    system.approve(turn, approvalId).then(
+      () => true,
+      () => false,
+    ),
+  );
+  const starts = await Promise.allSettled(
+    filled.map(({ turn }) => system.worker.toolStarted(turn.key, options.burstTimeoutMs)),
+  );
+  const startedAt = starts.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  const failedDecisions = (await Promise.all(decisions)).filter((accepted) => !accepted).length;
+  const burstMs = Math.max(...startedAt) - burstStarted;
+  options.progress(
+    `${startedAt.length}/${count} tools started in ${(burstMs / 1000).toFixed(2)}s; waiting for the turns to end`,
+  );
+  await withTimeout(
+    Promise.allSettled(filled.map(({ turn }) => system.finished(turn))),
+    options.burstTimeoutMs,
+    `the end of the ${system.name} burst turns`,
+  ).catch((error: Error) => options.progress(error.message));
+
+  return {
+    turns: count,
+    fillMs,
+    startToRequestUnderLoadMs: summarise(filled.map((entry) => entry.startToRequestMs)),
+    residentBytesBefore,
+    residentBytesWaiting,
+    residentBytesPerWaitingTurn: (residentBytesWaiting - residentBytesBefore) / count,
+    toolsStarted: startedAt.length,
+    burstMs,
+    // Only a complete burst has a throughput: a partial one would flatter the system.
+    decisionsPerSecond: startedAt.length === count ? count / (burstMs / 1000) : NaN,
+    burstDecisionToToolStartMs: summarise(startedAt.map((at) => at - burstStarted)),
+    failedDecisions,
+  };
+}

@@ -1,0 +1,93 @@
+import type { TollgateClient } from '../src/client';
+import type { ModelServer } from '../src/dev/model-server';
+import { withTimeout } from './async-helpers';
+import { workflowIdOf } from './baseline-system';
+import { benchToolNames, growthOutputBytes } from './bench-tools';
+import { nowMs } from './clock';
+import { historySizeOf } from './history-size';
+import type { WorkerChild } from './worker-child';
+
+/** One long turn: `steps` tool calls of 32 KiB output each, then an answer. */
+export interface GrowthResult {
+  /** Tool calls the model was scripted to make. */
+  steps: number;
+  /** Whether the turn ended with status `completed`. */
+  completed: boolean;
+  /** How it ended: `completed`, another status, or the error (e.g. the server terminated it). */
+  outcome: string;
+  /** Tool calls that ran. */
+  toolRuns: number;
+  /** Serialized history size (bytes), whether or not it completed. */
+  historyBytes: number;
+  /** Events in the history. */
+  historyEvents: number;
+  /** Largest single payload in the history (bytes). */
+  largestPayloadBytes: number;
+  /** From start to end or failure (ms). */
+  wallMs: number;
+}
+
+/** Runs one Tollgate turn of `steps` 32 KiB tool calls and measures its history. */
+export async function measureGrowth(
+  tollgate: TollgateClient,
+  model: ModelServer,
+  worker: WorkerChild,
+  steps: number,
+  options: { timeoutMs: number; progress: (line: string) => void },
+): Promise<GrowthResult> {
+  const key = `[bench-growth-${steps}]`;
+  const calls = Array.from({ length: steps }, (_, step) => ({
+    toolCalls: [{ name: benchToolNames.read, arguments: { turn: key, step } }],
+  }));
+  model.scriptFor(key, ...calls, { text: `Read ${steps} files of ${growthOutputBytes} bytes.` });
+  const started = nowMs();
+  const handle = await tollgate.startTurn(
+    {
+      messages: [{ role: 'user', content: `${key} read ${steps} files` }],
+      tools: [benchToolNames.read],
+      maxSteps: steps + 1,
+    },
+    { workflowId: workflowIdOf(key) },
+  );
+  const ticker = setInterval(
+    () =>
+      options.progress(
+        `${steps} steps: ${worker.toolStartCount(key)} tools run, ${((nowMs() - started) / 1000).toFixed(0)}s`,
+      ),
+    5_000,
+  );
+  let outcome: string;
+  try {
+    const result = await withTimeout(handle.result(), options.timeoutMs, `the ${steps}-step turn`);
+    outcome = result.status;
+  } catch (error) {
+    outcome = describeFailure(error);
+    // A turn that overran must not keep the worker busy during the next figure.
+    await handle.terminate('benchmark time limit').catch(() => undefined);
+  } finally {
+    clearInterval(ticker);
+  }
+  const wallMs = nowMs() - started;
+  const size = await historySizeOf(handle);
+  return {
+    steps,
+    completed: outcome === 'completed',
+    outcome,
+    toolRuns: worker.toolStartCount(key),
+    historyBytes: size.bytes,
+    historyEvents: size.events,
+    largestPayloadBytes: size.largestPayloadBytes,
+    wallMs,
+  };
+}
+
+/** The most telling line of a failed turn: the innermost cause's message. */
+function describeFailure(error: unknown): string {
+  let current = error as { message?: string; cause?: unknown } | undefined;
+  let message = String(error);
+  while (current) {
+    if (current.message) message = current.message;
+    current = current.cause as typeof current;
+  }
+  return message;
+}

@@ -1,0 +1,66 @@
+import type { ApprovalSystem, BenchTurn } from './approval-system';
+import { pollUntil, withTimeout } from './async-helpers';
+import { nowMs } from './clock';
+
+/** Timings of one turn run on its own. */
+export interface TurnTiming {
+  /** From just before the start call to the first time the turn answers that it waits for the approval. */
+  startToRequestMs: number;
+  /** From just before the decision is sent to the moment the tool's activity begins executing. */
+  decisionToToolStartMs: number;
+}
+
+/** Limits of one turn. */
+export interface TurnLimits {
+  /** How often to ask whether the turn waits yet. */
+  pollMs: number;
+  /** How long one step (waiting, tool start, end) may take. */
+  stepTimeoutMs: number;
+}
+
+/**
+ * Runs one turn through its approval with nothing else going on: start, wait until it asks, approve,
+ * wait for the tool to start and the turn to end.
+ */
+export async function runTimedTurn(
+  system: ApprovalSystem,
+  key: string,
+  limits: TurnLimits,
+): Promise<{ turn: BenchTurn; timing: TurnTiming }> {
+  const started = nowMs();
+  const turn = await system.start(key);
+  const approvalId = await waitForApprovalRequest(system, turn, limits);
+  const requested = nowMs();
+  const toolStart = system.worker.toolStarted(key, limits.stepTimeoutMs);
+  const decided = nowMs();
+  await withTimeout(system.approve(turn, approvalId), limits.stepTimeoutMs, `approving ${turn.workflowId}`);
+  const toolStartedAt = await toolStart;
+  await withTimeout(system.finished(turn), limits.stepTimeoutMs, `the end of ${turn.workflowId}`);
+  return { turn, timing: { startToRequestMs: requested - started, decisionToToolStartMs: toolStartedAt - decided } };
+}
+
+/** Polls until the turn waits for its approval; resolves with the approvalId. */
+export function waitForApprovalRequest(system: ApprovalSystem, turn: BenchTurn, limits: TurnLimits): Promise<string> {
+  return pollUntil(() => system.pendingApproval(turn), {
+    intervalMs: limits.pollMs,
+    timeoutMs: limits.stepTimeoutMs,
+    what: `waiting for the approval request of ${turn.workflowId}`,
+  });
+}
+
+/** Runs `count` timed turns one after another. */
+export async function measureLatency(
+  system: ApprovalSystem,
+  count: number,
+  options: { keyPrefix: string; limits: TurnLimits; progress: (done: number) => void },
+): Promise<{ turns: BenchTurn[]; timings: TurnTiming[] }> {
+  const turns: BenchTurn[] = [];
+  const timings: TurnTiming[] = [];
+  for (let index = 0; index < count; index++) {
+    const { turn, timing } = await runTimedTurn(system, `[${options.keyPrefix}-${index}]`, options.limits);
+    turns.push(turn);
+    timings.push(timing);
+    options.progress(index + 1);
+  }
+  return { turns, timings };
+}

@@ -1,0 +1,27 @@
+/** The nearest-rank percentile of `values` (fraction 0.5 for p50), or NaN when there are none. */
+export function percentile(values: readonly number[], fraction: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((first, second) => first - second);
+  const rank = Math.ceil(fraction * sorted.length) - 1;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))] as number;
+}
+
+/** p50 and p95 of a list of milliseconds. */
+export interface LatencySummary {
+  /** How many values. */
+  count: number;
+  /** Median. */
+  p50: number;
+  /** 95th percentile. */
+  p95: number;
+}
+
+/** Summarises latencies. */
+export function summarise(values: readonly number[]): LatencySummary {
+  return { count: values.length, p50: percentile(values, 0.5), p95: percentile(values, 0.95) };
+}
+
+/** The arithmetic mean, or NaN when there are no values. */
+export function mean(values: readonly number[]): number {
+  return values.length === 0 ? NaN : values.reduce((sum, value) => sum + value, 0) / values.length;
+}

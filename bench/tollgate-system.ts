@@ -1,0 +1,51 @@
+import type { WorkflowHandle } from '@temporalio/client';
+import type { TollgateClient } from '../src/client';
+import type { ModelServer } from '../src/dev/model-server';
+import type { ApprovalSystem, BenchTurn } from './approval-system';
+import { workflowIdOf } from './baseline-system';
+import { benchToolNames } from './bench-tools';
+import type { WorkerChild } from './worker-child';
+
+/** Tollgate through its public client: `startTurn`, `pending`, `decide`. */
+export class TollgateSystem implements ApprovalSystem {
+  readonly name = 'tollgate' as const;
+
+  constructor(
+    private readonly tollgate: TollgateClient,
+    private readonly model: ModelServer,
+    readonly worker: WorkerChild,
+  ) {}
+
+  async start(key: string): Promise<BenchTurn> {
+    // One call of the tool that needs approval, then a final answer once its result is in.
+    this.model.scriptFor(
+      key,
+      { toolCalls: [{ name: benchToolNames.approve, arguments: { turn: key } }] },
+      { text: 'ok' },
+    );
+    const workflowId = workflowIdOf(key);
+    await this.tollgate.startTurn(
+      { messages: [{ role: 'user', content: `${key} do the action` }], tools: [benchToolNames.approve] },
+      { workflowId },
+    );
+    return { key, workflowId };
+  }
+
+  async pendingApproval(turn: BenchTurn): Promise<string | undefined> {
+    const pending = await this.tollgate.pending({ workflowId: turn.workflowId });
+    return pending[0]?.approvalId;
+  }
+
+  async approve(_turn: BenchTurn, approvalId: string): Promise<void> {
+    await this.tollgate.decide(approvalId, { approved: true, approver: 'bench' });
+  }
+
+  async finished(turn: BenchTurn): Promise<void> {
+    const result = await this.tollgate.turn(turn.workflowId).result();
+    if (result.status !== 'completed') throw new Error(`turn ${turn.workflowId} ended ${result.status}`);
+  }
+
+  handle(turn: BenchTurn): WorkflowHandle {
+    return this.tollgate.turn(turn.workflowId);
+  }
+}

@@ -1,0 +1,161 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  workerEnvironment,
+  type BenchSystem,
+  type BenchmarkMessage,
+  type WorkerProcessMessage,
+} from './worker-messages';
+
+/** How to start one benchmark worker process. */
+export interface WorkerChildOptions {
+  system: BenchSystem;
+  address: string;
+  taskQueue: string;
+  bundlePath: string;
+  modelURL: string;
+  maxCachedWorkflows: number;
+  /** Worker output lines, for progress on stderr. */
+  log: (line: string) => void;
+}
+
+/** A benchmark worker running in a child process: its tool starts, its memory, and a way to stop it. */
+export class WorkerChild {
+  /** When each turn's tool started, by turn key, as the worker stamped it. */
+  readonly toolStarts = new Map<string, number>();
+  private readonly toolStartCounts = new Map<string, number>();
+  private readonly waiters = new Map<string, Array<(at: number) => void>>();
+  private collected: (() => void) | undefined;
+
+  private constructor(
+    readonly system: BenchSystem,
+    private readonly child: ChildProcess,
+  ) {
+    child.on('message', (message: WorkerProcessMessage) => this.receive(message));
+  }
+
+  /** Forks the worker process and resolves once its worker runs. */
+  static async start(options: WorkerChildOptions): Promise<WorkerChild> {
+    const child = fork(path.join(__dirname, 'worker-process.ts'), [], {
+      execArgv: ['--import', 'tsx', '--expose-gc'],
+      env: {
+        ...process.env,
+        [workerEnvironment.system]: options.system,
+        [workerEnvironment.address]: options.address,
+        [workerEnvironment.taskQueue]: options.taskQueue,
+        [workerEnvironment.bundle]: options.bundlePath,
+        [workerEnvironment.modelURL]: options.modelURL,
+        [workerEnvironment.maxCachedWorkflows]: String(options.maxCachedWorkflows),
+      },
+      stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    });
+    const forward = (stream: NodeJS.ReadableStream | null) =>
+      stream?.setEncoding('utf8').on('data', (text: string) => {
+        for (const line of text.split('\n')) if (line.trim()) options.log(`[${options.system} worker] ${line}`);
+      });
+    forward(child.stdout);
+    forward(child.stderr);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`the ${options.system} worker did not start within 60s`)),
+        60_000,
+      );
+      child.on('message', (message: WorkerProcessMessage) => {
+        if (message.type !== 'ready') return;
+        clearTimeout(timer);
+        resolve();
+      });
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`the ${options.system} worker exited during startup (${signal ?? `code ${code}`})`));
+      });
+    });
+    return new WorkerChild(options.system, child);
+  }
+
+  /** The process id, whose VmRSS is the worker's memory. */
+  get pid(): number {
+    return this.child.pid ?? -1;
+  }
+
+  /** Resolves with the time the tool of `turn` started, or rejects after `timeoutMs`. */
+  toolStarted(turn: string, timeoutMs: number): Promise<number> {
+    const known = this.toolStarts.get(turn);
+    if (known !== undefined) return Promise.resolve(known);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const list = this.waiters.get(turn) ?? [];
+        this.waiters.set(
+          turn,
+          list.filter((waiter) => waiter !== onStart),
+        );
+        reject(new Error(`the tool of ${turn} did not start within ${timeoutMs / 1000}s`));
+      }, timeoutMs);
+      const onStart = (at: number) => {
+        clearTimeout(timer);
+        resolve(at);
+      };
+      this.waiters.set(turn, [...(this.waiters.get(turn) ?? []), onStart]);
+    });
+  }
+
+  /** How many times a tool of `turn` started. */
+  toolStartCount(turn: string): number {
+    return this.toolStartCounts.get(turn) ?? 0;
+  }
+
+  /** Collects garbage in the worker's main isolate, waits a moment, and reads its resident memory in bytes. */
+  async residentBytes(): Promise<number> {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 5_000);
+      this.collected = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.send({ type: 'collect-garbage' });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    return residentBytesOf(this.pid);
+  }
+
+  /** Asks the worker to shut down; kills it if it has not exited after `graceMs`. */
+  async stop(graceMs = 10_000): Promise<void> {
+    if (this.child.exitCode !== null || this.child.signalCode !== null) return;
+    const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    this.send({ type: 'stop' });
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  /** Kills the worker at once, for cleanup on an interrupted run. */
+  kill(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+
+  private send(message: BenchmarkMessage): void {
+    if (this.child.connected) this.child.send(message);
+  }
+
+  private receive(message: WorkerProcessMessage): void {
+    if (message.type === 'collected') {
+      this.collected?.();
+      this.collected = undefined;
+    }
+    if (message.type !== 'tool-start') return;
+    this.toolStartCounts.set(message.turn, this.toolStartCount(message.turn) + 1);
+    if (!this.toolStarts.has(message.turn)) this.toolStarts.set(message.turn, message.at);
+    const waiters = this.waiters.get(message.turn);
+    this.waiters.delete(message.turn);
+    for (const waiter of waiters ?? []) waiter(message.at);
+  }
+}
+
+/** VmRSS of a process, in bytes, from /proc. */
+export function residentBytesOf(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(status);
+  if (!match) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(match[1]) * 1024;
+}

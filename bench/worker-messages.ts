@@ -1,0 +1,19 @@
+/** What a benchmark worker process tells the benchmark. */
+export type WorkerProcessMessage =
+  { type: 'ready' } | { type: 'tool-start'; turn: string; at: number } | { type: 'collected' };
+
+/** What the benchmark asks of a worker process. */
+export type BenchmarkMessage = { type: 'collect-garbage' } | { type: 'stop' };
+
+/** Which worker a process runs. */
+export type BenchSystem = 'baseline' | 'tollgate';
+
+/** The settings a worker process reads from its environment. */
+export const workerEnvironment = {
+  system: 'BENCH_SYSTEM',
+  address: 'BENCH_TEMPORAL_ADDRESS',
+  taskQueue: 'BENCH_TASK_QUEUE',
+  bundle: 'BENCH_WORKFLOW_BUNDLE',
+  modelURL: 'BENCH_MODEL_URL',
+  maxCachedWorkflows: 'BENCH_MAX_CACHED_WORKFLOWS',
+} as const;

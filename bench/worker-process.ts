@@ -1,0 +1,78 @@
+// One benchmark worker in a process of its own, so that its memory (VmRSS) is separable from the
+// benchmark's and from the other worker's. Started by worker-child.ts over an IPC channel.
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createTollgateWorker } from '../src/worker';
+import type { BaselineActivities } from './baseline-activities';
+import { createBenchTools } from './bench-tools';
+import { nowMs } from './clock';
+import { workerEnvironment, type BenchmarkMessage, type WorkerProcessMessage } from './worker-messages';
+
+function required(name: string): string {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set`);
+  return value;
+}
+
+function send(message: WorkerProcessMessage): void {
+  process.send?.(message);
+}
+
+async function main(): Promise<void> {
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const system = required(workerEnvironment.system);
+  const taskQueue = required(workerEnvironment.taskQueue);
+  const workflowBundle = { codePath: required(workerEnvironment.bundle) };
+  // Both workers get the same cache, so the memory per waiting turn compares like with like.
+  const maxCachedWorkflows = Number(required(workerEnvironment.maxCachedWorkflows));
+  const reportToolStart = (turn: string) => send({ type: 'tool-start', turn, at: nowMs() });
+  const connection = await NativeConnection.connect({ address: required(workerEnvironment.address) });
+  try {
+    const baselineActivities: BaselineActivities = {
+      runTool: async ({ turn }) => {
+        reportToolStart(turn);
+        return 'done';
+      },
+    };
+    const worker =
+      system === 'tollgate'
+        ? await createTollgateWorker({
+            connection,
+            taskQueue,
+            tools: createBenchTools(reportToolStart),
+            model: { baseURL: required(workerEnvironment.modelURL), apiKey: 'bench', model: 'tollgate-scripted' },
+            workflowBundle,
+            workerOptions: { maxCachedWorkflows },
+          })
+        : await Worker.create({
+            connection,
+            taskQueue,
+            workflowBundle,
+            activities: baselineActivities,
+            maxCachedWorkflows,
+          });
+    await worker.runUntil(
+      new Promise<void>((resolve) => {
+        process.on('message', (message: BenchmarkMessage) => {
+          if (message.type === 'stop') resolve();
+          if (message.type === 'collect-garbage') {
+            (globalThis as { gc?: () => void }).gc?.();
+            send({ type: 'collected' });
+          }
+        });
+        // The benchmark died without stopping us: do not outlive it.
+        process.once('disconnect', () => resolve());
+        send({ type: 'ready' });
+      }),
+    );
+  } finally {
+    await connection.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
