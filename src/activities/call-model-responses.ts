@@ -5,6 +5,8 @@ import type { ToolManifestEntry } from '../tools';
 import type { CallModelInput, InvalidToolCall, ModelStepResult } from './activity-types';
 import type { ModelConnection } from './call-model';
 import { classifyModelError } from './model-errors';
+import { activityHeartbeatSink, ModelStreamReporter } from './model-stream-progress';
+import { assembleResponsesStream } from './model-stream-responses';
 import { parseToolArguments } from './parse-tool-arguments';
 import { mcpToolNamePrefix, toResponsesInput } from './to-responses-input';
 
@@ -47,17 +49,24 @@ export function createCallModelResponses(
       });
     }
     const offered: ResponsesTool[] = [...tools.map(functionTool), ...providerTools.map(mcpTool)];
+    const request = {
+      model: settings?.model ?? connection.defaultModel,
+      input,
+      // The workflow history is the conversation's record; nothing should depend on the provider keeping one.
+      store: false,
+      ...(offered.length > 0 && { tools: offered }),
+      ...(settings?.temperature !== undefined && { temperature: settings.temperature }),
+      ...(settings?.maxOutputTokens !== undefined && { max_output_tokens: settings.maxOutputTokens }),
+    };
     let response: OpenAI.Responses.Response;
     try {
-      response = await connection.client.responses.create({
-        model: settings?.model ?? connection.defaultModel,
-        input,
-        // The workflow history is the conversation's record; nothing should depend on the provider keeping one.
-        store: false,
-        ...(offered.length > 0 && { tools: offered }),
-        ...(settings?.temperature !== undefined && { temperature: settings.temperature }),
-        ...(settings?.maxOutputTokens !== undefined && { max_output_tokens: settings.maxOutputTokens }),
-      });
+      if (connection.stream === false) {
+        response = await connection.client.responses.create(request);
+      } else {
+        // Streamed so that a chat sees tokens while the activity runs; the closing event carries the whole response.
+        const stream = await connection.client.responses.create({ ...request, stream: true });
+        response = await assembleResponsesStream(stream, new ModelStreamReporter(activityHeartbeatSink()));
+      }
     } catch (error) {
       throw classifyModelError(error);
     }

@@ -2,6 +2,8 @@ import type OpenAI from 'openai';
 import type { TextPart, ToolCallPart } from '../protocol';
 import type { CallModelInput, InvalidToolCall, ModelStepResult } from './activity-types';
 import { classifyModelError } from './model-errors';
+import { assembleChatStream, type AssembledChatMessage } from './model-stream-chat';
+import { activityHeartbeatSink, ModelStreamReporter } from './model-stream-progress';
 import { parseToolArguments } from './parse-tool-arguments';
 import { toChatMessages } from './to-chat-messages';
 
@@ -10,40 +12,61 @@ export interface ModelConnection {
   client: OpenAI;
   /** Used when the turn names no model. */
   defaultModel: string;
+  /**
+   * Stream the answer (default true) and heartbeat its progress, so a chat can show tokens while the activity runs.
+   * Set false for endpoints that cannot stream; the result is the same either way.
+   */
+  stream?: boolean;
 }
 
 /** Makes the `callModel` activity: one Chat Completions request with the turn's tools as functions. */
 export function createCallModel(connection: ModelConnection): (input: CallModelInput) => Promise<ModelStepResult> {
   return async function callModel({ messages, tools, settings }) {
-    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    const request = {
+      model: settings?.model ?? connection.defaultModel,
+      messages: toChatMessages(messages),
+      ...(tools.length > 0 && {
+        tools: tools.map((tool) => ({
+          type: 'function' as const,
+          function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+        })),
+      }),
+      ...(settings?.temperature !== undefined && { temperature: settings.temperature }),
+      ...(settings?.maxOutputTokens !== undefined && { max_completion_tokens: settings.maxOutputTokens }),
+    };
+    let message: AssembledChatMessage;
     try {
-      completion = await connection.client.chat.completions.create({
-        model: settings?.model ?? connection.defaultModel,
-        messages: toChatMessages(messages),
-        ...(tools.length > 0 && {
-          tools: tools.map((tool) => ({
-            type: 'function' as const,
-            function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-          })),
-        }),
-        ...(settings?.temperature !== undefined && { temperature: settings.temperature }),
-        ...(settings?.maxOutputTokens !== undefined && { max_completion_tokens: settings.maxOutputTokens }),
-      });
+      if (connection.stream === false) {
+        const completion = await connection.client.chat.completions.create(request);
+        const choice = completion.choices[0];
+        if (!choice) throw new Error('the response has no choices');
+        message = {
+          content: choice.message.content,
+          reasoning: '',
+          toolCalls: (choice.message.tool_calls ?? []).flatMap((toolCall) =>
+            toolCall.type === 'function' ? [{ id: toolCall.id, ...toolCall.function }] : [],
+          ),
+          finishReason: choice.finish_reason,
+        };
+      } else {
+        const stream = await connection.client.chat.completions.create({ ...request, stream: true });
+        message = await assembleChatStream(stream, new ModelStreamReporter(activityHeartbeatSink()));
+      }
     } catch (error) {
       throw classifyModelError(error);
     }
-    const choice = completion.choices[0];
-    if (!choice) throw classifyModelError(new Error('the response has no choices'));
-    const content: Array<TextPart | ToolCallPart> = [];
-    const invalidToolCalls: InvalidToolCall[] = [];
-    if (choice.message.content) content.push({ type: 'text', text: choice.message.content });
-    for (const toolCall of choice.message.tool_calls ?? []) {
-      if (toolCall.type !== 'function') continue;
-      const { name, arguments: rawArguments } = toolCall.function;
-      const parsed = parseToolArguments(rawArguments);
-      content.push({ type: 'tool-call', toolCallId: toolCall.id, toolName: name, input: parsed.input });
-      if (parsed.error !== undefined) invalidToolCalls.push({ toolCallId: toolCall.id, error: parsed.error });
-    }
-    return { content, invalidToolCalls, finishReason: choice.finish_reason };
+    return toModelStep(message);
   };
+}
+
+function toModelStep(message: AssembledChatMessage): ModelStepResult {
+  const content: Array<TextPart | ToolCallPart> = [];
+  const invalidToolCalls: InvalidToolCall[] = [];
+  if (message.content) content.push({ type: 'text', text: message.content });
+  for (const toolCall of message.toolCalls) {
+    const parsed = parseToolArguments(toolCall.arguments);
+    content.push({ type: 'tool-call', toolCallId: toolCall.id, toolName: toolCall.name, input: parsed.input });
+    if (parsed.error !== undefined) invalidToolCalls.push({ toolCallId: toolCall.id, error: parsed.error });
+  }
+  return { content, invalidToolCalls, finishReason: message.finishReason };
 }

@@ -2,7 +2,7 @@ import { estimateUsage, type CompletionContext } from './chat-completion-respons
 import type { ResolvedReply } from './scripted-reply';
 
 /** How many characters of tool call arguments go in one chunk; small, so clients really have to assemble them. */
-const argumentsChunkLength = 16;
+export const argumentsChunkLength = 16;
 
 /**
  * The `chat.completion.chunk` objects of a streamed reply, in order: the role, the text a word at a time, each tool
@@ -26,6 +26,8 @@ export function buildChatCompletionChunks(
   });
 
   const chunks = [chunk({ role: 'assistant', content: '', refusal: null })];
+  // The field DeepSeek, vLLM and other OpenAI-compatible servers stream reasoning in.
+  for (const piece of splitIntoWords(reply.reasoning ?? '')) chunks.push(chunk({ reasoning_content: piece }));
   for (const piece of splitIntoWords(reply.text ?? '')) chunks.push(chunk({ content: piece }));
   reply.toolCalls.forEach((toolCall, index) => {
     chunks.push(
@@ -57,11 +59,11 @@ export function serverSentEvents(chunks: ReadonlyArray<Record<string, unknown>>)
   return [...chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`), 'data: [DONE]\n\n'];
 }
 
-function splitIntoWords(text: string): string[] {
+export function splitIntoWords(text: string): string[] {
   return text.match(/\S+\s*|\s+/g) ?? [];
 }
 
-function splitIntoPieces(text: string, length: number): string[] {
+export function splitIntoPieces(text: string, length: number): string[] {
   const pieces: string[] = [];
   for (let start = 0; start < text.length; start += length) pieces.push(text.slice(start, start + length));
   return pieces;

@@ -50,6 +50,13 @@ export interface ModelReply {
   mcpCalls?: ScriptedMcpCall[];
   /** Defaults to `tool_calls` when there are tool calls and `stop` otherwise. */
   finishReason?: string;
+  /**
+   * Reasoning the model shows before it answers: streamed as `reasoning_content` deltas on Chat Completions and as
+   * a reasoning item with a summary on the Responses API (as reasoning models do); not sent when not streaming.
+   */
+  reasoning?: string;
+  /** When streaming, wait this long between chunks (overrides the server's `streamDelayMs`). */
+  streamDelayMs?: number;
 }
 
 /** An HTTP error the server answers with, in OpenAI's error body format. */
@@ -72,6 +79,10 @@ export interface ResolvedReply {
   toolCalls: Array<{ id: string; name: string; arguments: string }>;
   /** Why the model stopped. */
   finishReason: string;
+  /** Reasoning to stream before the answer, if any. */
+  reasoning: string | null;
+  /** Milliseconds between streamed chunks, when the reply sets it. */
+  streamDelayMs?: number;
   /** MCP approval requests with ids and their arguments as strings. */
   mcpApprovalRequests: Array<{ id: string; serverLabel: string; name: string; arguments: string }>;
   /** MCP calls with ids, their arguments as strings, and output or error. */
@@ -113,6 +124,8 @@ export function resolveModelReply(
     text: reply.text ?? (asksForCalls || (reply.mcpCalls?.length ?? 0) > 0 ? null : ''),
     toolCalls,
     finishReason: reply.finishReason ?? (asksForCalls ? 'tool_calls' : 'stop'),
+    reasoning: reply.reasoning ?? null,
+    ...(reply.streamDelayMs !== undefined && { streamDelayMs: reply.streamDelayMs }),
     mcpApprovalRequests: (reply.mcpApprovalRequests ?? []).map((request) => ({
       id: request.id ?? nextId('mcpr'),
       serverLabel: request.serverLabel,

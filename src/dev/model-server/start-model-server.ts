@@ -16,12 +16,14 @@ import { answerByRules } from './rules';
 import { chatMessagesOfResponsesInput } from './responses-chat-view';
 import { chatToolsOf, parseResponsesRequest } from './responses-request';
 import { buildResponse, type ResponseContext } from './responses-response';
+import { buildResponseEvents, responseServerSentEvents } from './responses-stream';
 import {
   hasMcpItems,
   isModelErrorReply,
   resolveModelReply,
   type ModelErrorReply,
   type ModelReply,
+  type ResolvedReply,
   type ScriptedAnswer,
   type ScriptedReply,
 } from './scripted-reply';
@@ -34,6 +36,8 @@ export interface ModelServerOptions {
   host?: string;
   /** Answer unscripted requests with the demo rules instead of failing. Scripted replies still come first. */
   rules?: boolean;
+  /** When streaming, wait this long between chunks (default 0), so a client sees tokens arrive as from a real model. */
+  streamDelayMs?: number;
 }
 
 /** A running scripted model server, reached with the `openai` client at `baseURL`. */
@@ -65,7 +69,7 @@ export interface ModelServer {
 /**
  * Starts an OpenAI-compatible server whose answers are scripted by the test, or, in rules mode, made up by
  * deterministic rules for the demo. It serves Chat Completions (streamed or not) and, non-streamed, the Responses
- * API, which alone can carry MCP approval requests and MCP calls. Requests are recorded so tests can assert what the
+ * API (streamed or not), which alone can carry MCP approval requests and MCP calls. Requests are recorded so tests can assert what the
  * model was told; a request with no reply left is answered with HTTP 400 and recorded in `failures`.
  *
  * @example
@@ -77,7 +81,7 @@ export interface ModelServer {
  * await server.close();
  */
 export async function startModelServer(options: ModelServerOptions = {}): Promise<ModelServer> {
-  const modelServer = new ScriptedModelServer(options.rules ?? false);
+  const modelServer = new ScriptedModelServer(options.rules ?? false, options.streamDelayMs ?? 0);
   await modelServer.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   return modelServer;
 }
@@ -94,7 +98,10 @@ class ScriptedModelServer implements ModelServer {
   private idCount = 0;
   private completionCount = 0;
 
-  constructor(private readonly rules: boolean) {}
+  constructor(
+    private readonly rules: boolean,
+    private readonly streamDelayMs: number,
+  ) {}
 
   async listen(port: number, host: string): Promise<void> {
     await new Promise<void>((resolve, reject) => {
@@ -181,7 +188,7 @@ class ScriptedModelServer implements ModelServer {
       const text = `scripted model server: the reply for request #${recorded.number} has MCP items, which only /v1/responses can carry`;
       return this.sendFailure(response, text);
     }
-    this.sendReply(response, parsed, answer);
+    await this.sendReply(response, parsed, answer);
   }
 
   private async createResponse(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -189,19 +196,11 @@ class ScriptedModelServer implements ModelServer {
     if (body === undefined) return;
     const parsed = parseResponsesRequest(body);
     if ('invalid' in parsed) return sendOpenAIError(response, 400, parsed.invalid);
-    if (parsed.stream) {
-      // Refused before a reply is taken, so the script stays as the test wrote it.
-      return this.sendFailure(
-        response,
-        'scripted model server: streaming is not supported by the scripted server on /v1/responses; call without stream',
-      );
-    }
-
     const { recorded, reply } = this.record({
       body: parsed.body,
       messages: chatMessagesOfResponsesInput(parsed.input, parsed.instructions),
       tools: chatToolsOf(parsed.tools),
-      stream: false,
+      stream: parsed.stream,
       responses: {
         input: parsed.input,
         tools: parsed.tools,
@@ -219,7 +218,8 @@ class ScriptedModelServer implements ModelServer {
       messages: recorded.messages,
       ...(parsed.instructions !== undefined && { instructions: parsed.instructions }),
     };
-    sendJson(response, 200, buildResponse(resolved, context));
+    if (!parsed.stream) return sendJson(response, 200, buildResponse(resolved, context));
+    await this.sendEvents(response, responseServerSentEvents(buildResponseEvents(resolved, context)), resolved);
   }
 
   /** Records a request and takes its reply. No await: concurrent requests get replies in arrival order. */
@@ -283,7 +283,7 @@ class ScriptedModelServer implements ModelServer {
     return `scripted model server: no scripted reply left for request #${recorded.number}${markerNote}; ${describeLastMessage(recorded)}`;
   }
 
-  private sendReply(response: ServerResponse, request: ChatCompletionRequest, reply: ModelReply): void {
+  private async sendReply(response: ServerResponse, request: ChatCompletionRequest, reply: ModelReply): Promise<void> {
     const resolved = resolveModelReply(reply, (prefix) => `${prefix}_${++this.idCount}`);
     const context: CompletionContext = {
       id: `chatcmpl-scripted-${++this.completionCount}`,
@@ -292,12 +292,21 @@ class ScriptedModelServer implements ModelServer {
       messages: request.messages,
     };
     if (!request.stream) return sendJson(response, 200, buildChatCompletion(resolved, context));
+    const events = serverSentEvents(buildChatCompletionChunks(resolved, context, request.includeUsage));
+    await this.sendEvents(response, events, resolved);
+  }
+
+  /** Writes server-sent events, pausing between them as the reply or the server says; stops if the client goes. */
+  private async sendEvents(response: ServerResponse, events: string[], reply: ResolvedReply): Promise<void> {
+    const delayMs = reply.streamDelayMs ?? this.streamDelayMs;
     response.writeHead(200, {
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache',
       connection: 'keep-alive',
     });
-    for (const event of serverSentEvents(buildChatCompletionChunks(resolved, context, request.includeUsage))) {
+    for (const [index, event] of events.entries()) {
+      if (response.destroyed) return;
+      if (delayMs > 0 && index > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
       response.write(event);
     }
     response.end();

@@ -167,23 +167,40 @@ describe('startModelServer on POST /v1/responses', () => {
     }
   });
 
-  it('refuses a streamed request with a 400 saying streaming is not supported, and keeps the script', async () => {
-    const stderr = jest.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    try {
-      server.script({ text: 'kept for later' });
+  it('streams text, reasoning and a function call as events whose final response matches a non-streamed one', async () => {
+    const reply = {
+      reasoning: 'The user wants a file written.',
+      text: 'Writing it now.',
+      toolCalls: [{ id: 'call_w', name: 'writeFile', arguments: { path: 'notes/today.txt', content: 'hello there' } }],
+    };
+    server.script(reply, reply);
 
-      const error: unknown = await client.responses
-        .create({ model: 'gpt-test', input: 'hi', stream: true })
-        .catch((caught: unknown) => caught);
+    const stream = await client.responses.create({
+      model: 'gpt-test',
+      input: 'write hello',
+      tools: [writeFileTool],
+      stream: true,
+    });
+    const events: OpenAI.Responses.ResponseStreamEvent[] = [];
+    for await (const event of stream) events.push(event);
+    const plain = await client.responses.create({ model: 'gpt-test', input: 'write hello', tools: [writeFileTool] });
 
-      expect(error).toMatchObject({ status: 400 });
-      expect((error as Error).message).toContain('streaming is not supported');
-      expect(server.requests).toEqual([]);
-      expect(server.remaining()).toBe(1);
-      expect(server.failures).toHaveLength(1);
-    } finally {
-      stderr.mockRestore();
-    }
+    const deltas = (type: string) =>
+      events.flatMap((event) => (event.type === type ? [(event as { delta: string }).delta] : []));
+    expect(deltas('response.output_text.delta').length).toBeGreaterThan(1);
+    expect(deltas('response.output_text.delta').join('')).toBe('Writing it now.');
+    expect(deltas('response.reasoning_summary_text.delta').join('')).toBe('The user wants a file written.');
+    expect(deltas('response.function_call_arguments.delta').join('')).toBe(
+      JSON.stringify({ path: 'notes/today.txt', content: 'hello there' }),
+    );
+    expect(events[0]?.type).toBe('response.created');
+    const last = events.at(-1);
+    expect(last?.type).toBe('response.completed');
+    const final = (last as OpenAI.Responses.ResponseCompletedEvent).response;
+    const withoutIds = (items: unknown[]) => JSON.parse(JSON.stringify(items).replace(/resp_scripted_\d+/g, 'resp'));
+    expect(withoutIds(final.output.filter((item) => item.type !== 'reasoning'))).toEqual(withoutIds(plain.output));
+    expect(events.map((event) => event.sequence_number)).toEqual(events.map((_event, index) => index));
+    expect(server.requests[0]?.stream).toBe(true);
   });
 
   it('answers a scripted HTTP error with that status', async () => {

@@ -109,4 +109,27 @@ describe('startModelServer streaming', () => {
       client.chat.completions.create({ model: 'gpt-test', messages: [{ role: 'user', content: 'hi' }], stream: true }),
     ).rejects.toMatchObject({ status: 429 });
   });
+
+  it("streams reasoning as reasoning_content deltas before the text, and paces chunks by the reply's delay", async () => {
+    server.script({ reasoning: 'Think first, then answer.', text: 'An answer.', streamDelayMs: 20 });
+
+    const started = Date.now();
+    const stream = await client.chat.completions.create({
+      model: 'gpt-test',
+      messages: [{ role: 'user', content: 'think' }],
+      stream: true,
+    });
+    const arrivals: Array<{ at: number; chunk: ChatCompletionChunk }> = [];
+    for await (const chunk of stream) arrivals.push({ at: Date.now(), chunk });
+
+    const reasoning = arrivals.map(
+      ({ chunk }) => (chunk.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? '',
+    );
+    expect(reasoning.join('')).toBe('Think first, then answer.');
+    const firstText = arrivals.findIndex(({ chunk }) => chunk.choices[0]?.delta.content);
+    expect(reasoning.slice(firstText).join('')).toBe('');
+    expect(arrivals.map(({ chunk }) => chunk.choices[0]?.delta.content ?? '').join('')).toBe('An answer.');
+    // Eight chunks at least, 20 ms apart.
+    expect((arrivals.at(-1)?.at ?? 0) - started).toBeGreaterThanOrEqual(7 * 20);
+  });
 });

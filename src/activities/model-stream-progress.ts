@@ -1,0 +1,122 @@
+import { Context } from '@temporalio/activity';
+
+/** The `type` of the heartbeat details a streaming model call reports. */
+export const modelStreamHeartbeatType = 'tollgate-model-stream';
+
+/**
+ * How far a streaming model call has got, as its activity heartbeats it: everything so far, not a delta, so a
+ * reader that misses a heartbeat loses nothing. It lives in the activity's pending state on the Temporal server,
+ * never in the workflow's history.
+ */
+export interface ModelStreamProgress {
+  type: typeof modelStreamHeartbeatType;
+  /** The activity attempt that produced it; a retry starts again from nothing. */
+  attempt: number;
+  /** The text so far. */
+  text: string;
+  /** The reasoning so far (models that send it). */
+  reasoning: string;
+  /** Tool calls begun so far, in order. */
+  toolCalls: Array<{ toolCallId: string; toolName: string }>;
+}
+
+/** True for heartbeat details written by {@link ModelStreamReporter}. */
+export function isModelStreamProgress(value: unknown): value is ModelStreamProgress {
+  if (typeof value !== 'object' || value === null) return false;
+  const progress = value as Partial<ModelStreamProgress>;
+  return (
+    progress.type === modelStreamHeartbeatType &&
+    typeof progress.text === 'string' &&
+    typeof progress.reasoning === 'string' &&
+    Array.isArray(progress.toolCalls)
+  );
+}
+
+/** Where progress goes: an activity heartbeat, or nowhere outside an activity. */
+export type ModelStreamSink = (progress: ModelStreamProgress) => void;
+
+/**
+ * The heartbeat of the activity this runs in, or undefined outside one (a direct call in a test or a script).
+ * The SDK keeps only the latest details between the heartbeats it sends, so nothing piles up.
+ */
+export function activityHeartbeatSink(): ModelStreamSink | undefined {
+  let context: Context;
+  try {
+    context = Context.current();
+  } catch {
+    return undefined;
+  }
+  return (progress) => context.heartbeat(progress);
+}
+
+/** The activity attempt this runs in (1 outside an activity). */
+export function currentAttempt(): number {
+  try {
+    return Context.current().info.attempt;
+  } catch {
+    return 1;
+  }
+}
+
+/**
+ * Collects a model's stream as it arrives and reports the accumulation at most every `intervalMs`, plus once at
+ * the end, so that a 500-token answer costs a handful of heartbeats and no history events at all.
+ *
+ * @example
+ * const reporter = new ModelStreamReporter(activityHeartbeatSink());
+ * for await (const chunk of stream) reporter.addText(chunk.choices[0]?.delta.content ?? '');
+ * reporter.flush();
+ */
+export class ModelStreamReporter {
+  private readonly progress: ModelStreamProgress;
+  private lastReportAt = 0;
+  private dirty = false;
+
+  constructor(
+    private readonly sink: ModelStreamSink | undefined,
+    private readonly intervalMs = 250,
+    attempt: number = currentAttempt(),
+  ) {
+    this.progress = { type: modelStreamHeartbeatType, attempt, text: '', reasoning: '', toolCalls: [] };
+  }
+
+  /** The text so far. */
+  get text(): string {
+    return this.progress.text;
+  }
+
+  /** The reasoning so far. */
+  get reasoning(): string {
+    return this.progress.reasoning;
+  }
+
+  addText(delta: string | null | undefined): void {
+    if (!delta) return;
+    this.progress.text += delta;
+    this.changed();
+  }
+
+  addReasoning(delta: string | null | undefined): void {
+    if (!delta) return;
+    this.progress.reasoning += delta;
+    this.changed();
+  }
+
+  addToolCall(toolCallId: string, toolName: string): void {
+    this.progress.toolCalls.push({ toolCallId, toolName });
+    this.changed();
+  }
+
+  /** Reports what has not been reported yet. */
+  flush(): void {
+    if (!this.dirty || !this.sink) return;
+    this.dirty = false;
+    this.lastReportAt = Date.now();
+    this.sink({ ...this.progress, toolCalls: [...this.progress.toolCalls] });
+  }
+
+  private changed(): void {
+    this.dirty = true;
+    if (Date.now() - this.lastReportAt >= this.intervalMs) this.flush();
+  }
+}
