@@ -28,7 +28,8 @@ export interface TemporalSettings {
  */
 export function temporalSettingsFromEnvironment(environment: NodeJS.ProcessEnv = process.env): TemporalSettings {
   const overrideEnvVars = Object.fromEntries(
-    Object.entries(environment).filter((entry): entry is [string, string] => entry[1] !== undefined),
+    // An empty variable counts as unset (compose's `${X:-}` yields ""): an empty API key must not turn TLS on.
+    Object.entries(environment).filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== ''),
   );
   let loaded: ReturnType<typeof loadClientConnectConfig>;
   try {

@@ -79,6 +79,17 @@ server_name = "temporal.internal"
     expect(usesTls(temporalSettingsFromEnvironment({ TEMPORAL_CONFIG_FILE: file, TEMPORAL_TLS: 'false' }))).toBe(false);
   });
 
+  it('treats an empty variable as unset, so an empty API key from compose does not turn TLS on', () => {
+    const settings = temporalSettingsFromEnvironment({
+      TEMPORAL_CONFIG_FILE: noConfigFile,
+      TEMPORAL_ADDRESS: 'temporal:7233',
+      TEMPORAL_API_KEY: '',
+      TEMPORAL_TLS: '',
+      TEMPORAL_NAMESPACE: '',
+    });
+    expect(describeTemporalSettings(settings)).toBe('temporal:7233, namespace "default" (no TLS)');
+  });
+
   it('names the profile and the file when the named profile does not exist', () => {
     expect(() =>
       temporalSettingsFromEnvironment({ TEMPORAL_CONFIG_FILE: cloudProfile, TEMPORAL_PROFILE: 'prod' }),
