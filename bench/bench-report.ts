@@ -199,12 +199,8 @@ function headlineRows(report: BenchReport): Row[] {
       bytes,
       { text: `≤ ${targets.residentPerTurn}×`, met: (ratio) => ratio <= targets.residentPerTurn },
     );
-    pair(
-      `worker RSS, ${turns} waiting (idle → waiting)`,
-      baseBurst?.residentBytesWaiting,
-      tollBurst?.residentBytesWaiting,
-      bytes,
-    );
+    pair('worker RSS, idle', baseBurst?.residentBytesBefore, tollBurst?.residentBytesBefore, bytes);
+    pair(`worker RSS, ${turns} waiting`, baseBurst?.residentBytesWaiting, tollBurst?.residentBytesWaiting, bytes);
     for (const [name, burst] of [
       ['baseline', baseBurst],
       ['tollgate', tollBurst],
@@ -252,7 +248,7 @@ const headlineHeader: Row = {
 
 function growthRows(report: BenchReport): string[][] {
   return report.growth.map((growth) => {
-    if ('error' in growth) return [String(growth.steps), `failed: ${growth.error}`, '', '', '', '', '', ''];
+    if ('error' in growth) return [String(growth.steps), `failed: ${growth.error}`, '', '', '', '', '', '', ''];
     const underLimit = growth.historyBytes < targets.growthHistoryBytes;
     return [
       String(growth.steps),
@@ -260,6 +256,7 @@ function growthRows(report: BenchReport): string[][] {
       String(growth.toolRuns),
       String(growth.historyEvents),
       bytes(growth.historyBytes),
+      bytes(growth.historyBytes / growth.steps),
       bytes(growth.largestPayloadBytes),
       `${(growth.wallMs / 1000).toFixed(1)} s`,
       growth.completed && underLimit ? 'completes, < 5 MiB: met' : 'completes, < 5 MiB: MISSED',
@@ -267,7 +264,17 @@ function growthRows(report: BenchReport): string[][] {
   });
 }
 
-const growthHeader = ['steps', 'outcome', 'tool runs', 'events', 'history', 'largest payload', 'wall time', 'target'];
+const growthHeader = [
+  'steps',
+  'outcome',
+  'tool runs',
+  'events',
+  'history',
+  'history per step',
+  'largest payload',
+  'wall time',
+  'target',
+];
 
 function textTable(header: string[], rows: string[][]): string {
   const widths = header.map((title, column) =>

@@ -8,6 +8,9 @@ import {
   type WorkerProcessMessage,
 } from './worker-messages';
 
+/** Processes the benchmark itself is stopping, whose exit is expected. */
+const stopping = new WeakSet<ChildProcess>();
+
 /** How to start one benchmark worker process. */
 export interface WorkerChildOptions {
   system: BenchSystem;
@@ -71,6 +74,10 @@ export class WorkerChild {
         reject(new Error(`the ${options.system} worker exited during startup (${signal ?? `code ${code}`})`));
       });
     });
+    child.once('exit', (code, signal) => {
+      if (!stopping.has(child))
+        options.log(`[${options.system} worker] exited unexpectedly (${signal ?? `code ${code}`})`);
+    });
     return new WorkerChild(options.system, child);
   }
 
@@ -123,6 +130,7 @@ export class WorkerChild {
   async stop(graceMs = 10_000): Promise<void> {
     if (this.child.exitCode !== null || this.child.signalCode !== null) return;
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
+    stopping.add(this.child);
     this.send({ type: 'stop' });
     const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs);
     await exited;
@@ -131,6 +139,7 @@ export class WorkerChild {
 
   /** Kills the worker at once, for cleanup on an interrupted run. */
   kill(): void {
+    stopping.add(this.child);
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
   }
 
