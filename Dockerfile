@@ -1,0 +1,28 @@
+# The Tollgate worker and gateway (one image; compose picks the command). Both run TypeScript with tsx, a
+# runtime dependency, so there is no build step; the worker bundles the workflow code when it starts.
+#
+#   docker build -t tollgate .
+#   docker run --env TEMPORAL_ADDRESS=... tollgate                                  # the worker
+#   docker run --env TEMPORAL_ADDRESS=... tollgate node --import tsx src/gateway/main.ts
+
+# Node 22, as ai@7 declares; the code also runs on Node 20.19+ (see README, "Node.js").
+ARG NODE_IMAGE=node:22.22.0-bookworm-slim
+
+FROM ${NODE_IMAGE} AS dependencies
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Production dependencies only, exactly as locked; the lockfile carries every platform's native builds.
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=dependencies /app/node_modules ./node_modules
+COPY package.json tsconfig.json ./
+COPY bin ./bin
+COPY src ./src
+# Folders the compose volumes mount; a fresh named volume takes this ownership.
+RUN mkdir -p /workspace /store /data && chown node:node /workspace /store /data
+USER node
+ENV TOLLGATE_WORKSPACE=/workspace TOLLGATE_STORE_DIR=/store
+CMD ["node", "--import", "tsx", "src/worker.ts"]

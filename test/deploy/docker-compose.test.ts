@@ -1,0 +1,203 @@
+import Ajv from 'ajv';
+import { builtinModules } from 'node:module';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseDocument } from 'yaml';
+
+// No Docker engine runs here, so the compose file is checked the way `docker compose config` would start:
+// against the Compose Specification's JSON schema (schema/compose-spec.json of compose-spec/compose-spec,
+// commit 170098ba, shipped beside this test so that no network is needed), then for what the schema cannot see.
+
+const repository = path.resolve(__dirname, '../..');
+const read = (file: string) => readFileSync(path.join(repository, file), 'utf8');
+
+interface ComposeService {
+  image?: string;
+  build?: unknown;
+  command?: string[] | string;
+  depends_on?: Record<string, { condition: string }> | string[];
+  environment?: Record<string, string | number | null>;
+}
+
+function loadCompose(text: string): { services: Record<string, ComposeService> } {
+  const document = parseDocument(text, { merge: true });
+  if (document.errors.length > 0) throw new Error(document.errors.map((error) => error.message).join('\n'));
+  return document.toJS() as { services: Record<string, ComposeService> };
+}
+
+function schemaErrors(compose: unknown): string[] {
+  const schema = JSON.parse(read('test/deploy/compose-spec.schema.json')) as object;
+  // The schema names draft-07 by an https URL Ajv does not list; Ajv's own draft-07 support applies.
+  const validate = new Ajv({ strict: false, allErrors: true, validateSchema: false }).compile(schema);
+  return validate(compose) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
+}
+
+const composeText = read('docker-compose.yml');
+const compose = loadCompose(composeText);
+const services = compose.services;
+
+/** Every file under src/ with its text. */
+function sourceFiles(folder = path.join(repository, 'src')): { file: string; text: string }[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts')
+      ? [{ file: path.relative(repository, full), text: readFileSync(full, 'utf8') }]
+      : [];
+  });
+}
+
+/** Environment variables the code reads: `process.env.X`, `environment.X`, and names passed as 'X' to a reader. */
+function variablesReadBySource(): Map<string, string> {
+  const found = new Map<string, string>();
+  const patterns = [
+    /(?:process\.env|environment|env)\.([A-Z][A-Z0-9_]*[A-Z0-9])\b/g,
+    /(?:process\.env|environment|env)\[['"]([A-Z][A-Z0-9_]*[A-Z0-9])['"]\]/g,
+    /['"]((?:TOLLGATE|TEMPORAL|OPENAI|SLACK|SMTP)_[A-Z0-9_]*[A-Z0-9])['"]/g,
+  ];
+  for (const { file, text } of sourceFiles()) {
+    for (const pattern of patterns) for (const match of text.matchAll(pattern)) found.set(match[1]!, file);
+  }
+  return found;
+}
+
+/** Names listed after "Not needed in compose" in the file's header comment. */
+function documentedAsNotNeeded(): Set<string> {
+  const header = composeText.split('\n').filter((line) => line.startsWith('#'));
+  const start = header.findIndex((line) => line.includes('Not needed in compose'));
+  const names = new Set<string>();
+  for (const line of header.slice(start))
+    for (const match of line.matchAll(/\b[A-Z][A-Z0-9_]{2,}\b/g)) names.add(match[0]);
+  return names;
+}
+
+describe('docker-compose.yml', () => {
+  it('is valid under the Compose Specification schema', () => {
+    expect(schemaErrors(compose)).toEqual([]);
+  });
+
+  it('the schema check catches a broken file, so a pass means something', () => {
+    const broken = loadCompose(composeText.replace('condition: service_completed_successfully', 'condition: finished'));
+    expect(schemaErrors(broken).join('\n')).toMatch(/must be equal to one of the allowed values/);
+  });
+
+  it("runs Temporal's current images, not the deprecated auto-setup one", () => {
+    const images = Object.values(services).flatMap((service) => (service.image ? [service.image] : []));
+    expect(images).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^temporalio\/server:/),
+        expect.stringMatching(/^temporalio\/admin-tools:/),
+        expect.stringMatching(/^temporalio\/ui:/),
+      ]),
+    );
+    expect(images.filter((image) => image.includes('auto-setup'))).toEqual([]);
+    // The schema the admin-tools job applies must be the one the server expects.
+    expect(services.temporal?.image?.split(':')[1]).toBe(services['temporal-schema']?.image?.split(':')[1]);
+  });
+
+  it('pins every image to a version (no latest, no bare major)', () => {
+    const unpinned = Object.entries(services)
+      .filter(([, service]) => !service.build)
+      .map(([name, service]) => `${name}: ${service.image ?? '(no image)'}`)
+      .filter((entry) => !/:\s*[^:\s]+:\d+\.\d+(\.\d+)?([-.\w]*)$/.test(entry) || /:latest$/.test(entry));
+    expect(unpinned).toEqual([]);
+    const dockerfileImages = [...read('Dockerfile').matchAll(/NODE_IMAGE=(\S+)/g)].map((match) => match[1]);
+    expect(dockerfileImages).toEqual([expect.stringMatching(/^node:\d+\.\d+\.\d+-/)]);
+  });
+
+  it('depends only on services that exist, and waits for each set-up job to succeed', () => {
+    const missing: string[] = [];
+    for (const [name, service] of Object.entries(services)) {
+      const dependencies = Array.isArray(service.depends_on)
+        ? service.depends_on
+        : Object.keys(service.depends_on ?? {});
+      for (const dependency of dependencies) if (!services[dependency]) missing.push(`${name} -> ${dependency}`);
+    }
+    expect(missing).toEqual([]);
+    const conditionOn = (name: string, dependency: string) =>
+      (services[name]?.depends_on as Record<string, { condition: string }>)[dependency]?.condition;
+    expect(conditionOn('temporal', 'temporal-schema')).toBe('service_completed_successfully');
+    expect(conditionOn('worker', 'temporal-setup')).toBe('service_completed_successfully');
+    expect(conditionOn('gateway', 'temporal-setup')).toBe('service_completed_successfully');
+  });
+
+  it('set-up jobs fail loudly: they stop at the first error and never swallow one', () => {
+    for (const job of ['temporal-schema', 'temporal-setup']) {
+      const script = ([] as string[]).concat(services[job]?.command ?? []).join('\n');
+      expect(script).toMatch(/^set -eu$/m);
+      expect(script).not.toMatch(/\|\|\s*true/);
+    }
+    const setup = ([] as string[]).concat(services['temporal-setup']?.command ?? []).join('\n');
+    expect(setup).toContain(
+      'temporal operator search-attribute create --namespace "$$NAMESPACE" --name TollgatePendingApprovals --type KeywordList',
+    );
+  });
+
+  it('has a worker and a gateway built from the Dockerfile, running entry points that exist', () => {
+    for (const name of ['worker', 'gateway']) {
+      const service = services[name];
+      expect(service?.build).toEqual({ context: '.', target: 'runtime' });
+      const entryPoint = (service?.command as string[]).find((part) => part.endsWith('.ts'));
+      expect(entryPoint && existsSync(path.join(repository, entryPoint))).toBe(true);
+    }
+  });
+
+  it('passes every variable the code reads through to the worker or gateway, or says why not', () => {
+    const passed = new Set(['worker', 'gateway'].flatMap((name) => Object.keys(services[name]?.environment ?? {})));
+    const notNeeded = documentedAsNotNeeded();
+    // The temporal CLI's own names and the machine's own are not Tollgate settings.
+    const machine = new Set(['PATH', 'USER', 'HOME', 'CI']);
+    const unaccounted = [...variablesReadBySource()]
+      .filter(([name]) => !passed.has(name) && !notNeeded.has(name) && !machine.has(name))
+      .map(([name, file]) => `${name} (read in ${file})`);
+    expect(unaccounted).toEqual([]);
+  });
+
+  it('passes Slack, SMTP, OpenAI and Temporal Cloud settings through from the environment', () => {
+    const worker = services.worker?.environment ?? {};
+    const gateway = services.gateway?.environment ?? {};
+    for (const name of ['OPENAI_API_KEY', 'SLACK_BOT_TOKEN', 'SMTP_URL', 'TEMPORAL_API_KEY', 'TEMPORAL_TLS'])
+      expect(worker).toHaveProperty(name, null); // null: taken from the shell when set, left unset otherwise
+    for (const name of ['SLACK_SIGNING_SECRET', 'TOLLGATE_GATEWAY_TOKENS', 'TEMPORAL_API_KEY'])
+      expect(gateway).toHaveProperty(name, null);
+    expect(worker.TEMPORAL_ADDRESS).toBe('${TEMPORAL_ADDRESS:-temporal:7233}');
+    expect(gateway.TOLLGATE_GATEWAY_HOST).toBe('0.0.0.0');
+    expect(worker.TOLLGATE_STORE_DIR).toBe(gateway.TOLLGATE_STORE_DIR);
+  });
+});
+
+describe('Dockerfile', () => {
+  const dockerfile = read('Dockerfile');
+  const packageJson = JSON.parse(read('package.json')) as {
+    dependencies: Record<string, string>;
+    devDependencies: Record<string, string>;
+  };
+
+  it('installs production dependencies only, exactly as locked, in a separate stage', () => {
+    expect(dockerfile).toMatch(/^FROM \$\{NODE_IMAGE\} AS dependencies$/m);
+    expect(dockerfile).toMatch(/^RUN npm ci --omit=dev\b/m);
+    expect(dockerfile).toMatch(/^FROM \$\{NODE_IMAGE\} AS runtime$/m);
+    expect(dockerfile).toMatch(/^COPY --from=dependencies \/app\/node_modules/m);
+    expect(dockerfile).toMatch(/^USER node$/m);
+  });
+
+  it('has every package the source imports among the production dependencies (tsx included)', () => {
+    expect(packageJson.dependencies).toHaveProperty('tsx');
+    const builtins = new Set(builtinModules);
+    const missing = new Set<string>();
+    for (const { file, text } of sourceFiles()) {
+      for (const match of text.matchAll(/^import (?!type\b)[^;]*?from '([^.][^']*)'/gm)) {
+        const specifier = match[1]!;
+        const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
+        if (builtins.has(name.replace(/^node:/, ''))) continue;
+        if (!packageJson.dependencies[name]) missing.add(`${name} (imported by ${file})`);
+      }
+    }
+    expect([...missing]).toEqual([]);
+  });
+
+  it('keeps the checkout out of the build context except what the image needs', () => {
+    const ignored = read('.dockerignore').split('\n');
+    for (const entry of ['node_modules', '.git', '.tollgate', '.env']) expect(ignored).toContain(entry);
+  });
+});
