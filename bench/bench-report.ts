@@ -256,7 +256,7 @@ function growthRows(report: BenchReport): string[][] {
       String(growth.toolRuns),
       String(growth.historyEvents),
       bytes(growth.historyBytes),
-      bytes(growth.historyBytes / growth.steps),
+      bytes(growth.historyBytes / Math.max(1, growth.toolRuns)),
       bytes(growth.largestPayloadBytes),
       `${(growth.wallMs / 1000).toFixed(1)} s`,
       growth.completed && underLimit ? 'completes, < 5 MiB: met' : 'completes, < 5 MiB: MISSED',

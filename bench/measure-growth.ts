@@ -83,11 +83,13 @@ export async function measureGrowth(
 
 /** The most telling line of a failed turn: the innermost cause's message. */
 function describeFailure(error: unknown): string {
-  let current = error as { message?: string; cause?: unknown } | undefined;
+  let current = error as { name?: string; message?: string; cause?: unknown } | undefined;
   let message = String(error);
+  let terminated = false;
   while (current) {
     if (current.message) message = current.message;
+    if (current.name === 'TerminatedFailure') terminated = true;
     current = current.cause as typeof current;
   }
-  return message;
+  return terminated ? `terminated: ${message}` : message;
 }

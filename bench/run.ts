@@ -103,7 +103,11 @@ async function main(): Promise<void> {
       bundle(require.resolve('../src/workflows'), 'tollgate', resources),
     ]);
     const model = (resources.model = await startModelServer());
-    const connection = (resources.connection = await Connection.connect({ address: server.address }));
+    const connection = (resources.connection = await Connection.connect({
+      address: server.address,
+      // A long turn's history pages hold megabyte events; the default 4 MB would refuse them.
+      channelArgs: { 'grpc.max_receive_message_length': 512 * 1024 * 1024 },
+    }));
     const client = new Client({ connection });
     const workerOptions = {
       address: server.address,

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import {
   workerEnvironment,
   type BenchSystem,
@@ -53,9 +54,19 @@ export class WorkerChild {
       },
       stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     });
+    const repeats = new Map<string, number>();
     const forward = (stream: NodeJS.ReadableStream | null) =>
       stream?.setEncoding('utf8').on('data', (text: string) => {
-        for (const line of text.split('\n')) if (line.trim()) options.log(`[${options.system} worker] ${line}`);
+        for (const raw of text.split('\n')) {
+          const line = stripVTControlCharacters(raw).trim();
+          if (!line) continue;
+          // The SDK repeats a warning per task (payload sizes, say): show each kind a few times, not thousands.
+          const kind = line.replace(/^\S*\d{4}-\d\d-\d\dT\S+\s*/, '').replace(/\d+/g, '#');
+          const seen = (repeats.get(kind) ?? 0) + 1;
+          repeats.set(kind, seen);
+          if (seen <= 3) options.log(`[${options.system} worker] ${line}`);
+          if (seen === 3) options.log(`[${options.system} worker] (further lines like this one are not shown)`);
+        }
       });
     forward(child.stdout);
     forward(child.stderr);
