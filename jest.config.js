@@ -8,4 +8,6 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60_000,
   maxWorkers: 2,
+  // Test names and failures; Temporal's own logs go to .tollgate/test-logs/ (one file per test file).
+  verbose: true,
 };

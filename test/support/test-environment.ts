@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime, type Worker } from '@temporalio/worker';
+import { NativeConnection, type Worker } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { TollgateClient } from '../../src/client';
 import { startModelServer, type ModelServer } from '../../src/dev/model-server';
@@ -9,6 +9,7 @@ import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
 import type { ApprovalNotifier } from '../../src/notifications/notification-types';
 import type { Tool } from '../../src/tools';
 import { createTollgateWorker } from '../../src/worker';
+import { routeWorkerLogsToFile } from './test-logs';
 
 /** A Tollgate set-up for one test file: the shared dev server, a task queue of its own, a scripted model. */
 export interface TestEnvironment {
@@ -45,7 +46,7 @@ export async function createTestEnvironment(options: {
   onToolApproval?: ToolApprovalPolicy;
   notifiers?: ApprovalNotifier[];
 }): Promise<TestEnvironment> {
-  quietWorkerLogs();
+  routeWorkerLogsToFile();
   const address = temporalAddress();
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
@@ -132,17 +133,4 @@ export async function waitFor<T>(
   throw new Error(
     `Timed out; last value: ${JSON.stringify(last)}${lastError ? `; last error: ${String(lastError)}` : ''}`,
   );
-}
-
-let runtimeInstalled = false;
-
-// Worker state changes are noise in test output; warnings and errors still show.
-function quietWorkerLogs(): void {
-  if (runtimeInstalled) return;
-  runtimeInstalled = true;
-  try {
-    Runtime.install({ logger: new DefaultLogger('WARN') });
-  } catch {
-    // Already installed by an earlier test file in this Jest worker process.
-  }
 }
