@@ -1,48 +1,79 @@
 import { ApprovalDecisionError, isApprovalDecisionError, type TollgateClient } from '../client';
-import type { AgentTurnState, ToolApprovalAuditEntry } from '../protocol';
+import { PersonDirectory } from '../identity';
+import type { AgentTurnState, PendingToolApproval, ToolApprovalAuditEntry, ToolApprovalDecision } from '../protocol';
 import type { DecisionAttemptChannel, DecisionAudit, DecisionAttemptOutcome } from './decision-audit';
 import { GatewayError } from './gateway-error';
+import { neutraliseText } from './neutralise-text';
+import { signDecision, type DecisionSigningKey } from './sign-decision';
 import { toGatewayError } from './to-gateway-error';
+import { isNamedApprover } from './turn-access';
+import { defaultReadTimeoutMs, readTurnState, workflowIdOfApprovalId } from './turn-reads';
 
-/** One decision as an approver sends it; the approver itself comes from the token. */
+/** One decision as an approver sends it; the approver itself comes from the channel's identity. */
 export interface DecisionRequest {
   approvalId: string;
   approved: boolean;
   reason?: string;
+  /** Digest of the tool input the approver was shown; the pending approval's when absent. */
+  argumentsDigest?: string;
+}
+
+/** Who decides: the person (what rights compare) and the channel identity they came as (for the audit). */
+export interface DecisionActor {
+  person: string;
+  /** `token:ana`, `slack:T0001/U0123`, `email:ana@example.com`. */
+  identity: string;
+}
+
+/** What {@link ApprovalDecisions} needs beyond the client and the audit. */
+export interface ApprovalDecisionsOptions {
+  /** The identity map, for approver lists that name channel identities. */
+  people?: PersonDirectory;
+  /** Signs every forwarded decision when set. */
+  signingKey?: DecisionSigningKey;
+  /** Deadline of each read of a turn (default 10 s). */
+  readTimeoutMs?: number;
+  /** Where an audit line that could not be written is reported. */
+  logError?: (error: unknown) => void;
 }
 
 /**
  * Decides approvals for authenticated approvers and keeps every attempt in the {@link DecisionAudit}:
  * the turn's update is the authority on what is recorded, the audit is the record of who tried what.
+ * Every channel (REST, Slack, email, chat) decides through here, after resolving its identity to a
+ * person: reasons are neutralised, rights are checked before "already decided" is reported, the
+ * decision is bound to the arguments shown and signed.
  *
  * @example
- * const decisions = new ApprovalDecisions(tollgate, new DecisionAudit());
- * const recorded = await decisions.decideOne('ana', { approvalId, approved: false, reason: 'not now' });
+ * const decisions = new ApprovalDecisions(tollgate, new DecisionAudit(), { signingKey });
+ * const recorded = await decisions.decideOne({ person: 'ana', identity: 'token:ana' }, { approvalId, approved: false });
  */
 export class ApprovalDecisions {
+  private readonly people: PersonDirectory;
+  private readonly readTimeoutMs: number;
+  private readonly logError: (error: unknown) => void;
+
   constructor(
     private readonly tollgate: TollgateClient,
     private readonly audit: DecisionAudit,
-    private readonly logError: (error: unknown) => void = () => undefined,
-  ) {}
+    private readonly options: ApprovalDecisionsOptions = {},
+  ) {
+    this.people = options.people ?? PersonDirectory.empty();
+    this.readTimeoutMs = options.readTimeoutMs ?? defaultReadTimeoutMs;
+    this.logError = options.logError ?? (() => undefined);
+  }
 
   /** Decides one approval, found through the workflow id its approvalId carries. */
   async decideOne(
-    approver: string,
+    actor: DecisionActor | string,
     request: DecisionRequest,
     channel: DecisionAttemptChannel = 'rest',
   ): Promise<ToolApprovalAuditEntry> {
     const [recorded] = await this.attempt(
-      approver,
+      actorOf(actor),
       channel,
       [request],
-      async () => {
-        try {
-          return await this.tollgate.workflowIdOf(request.approvalId);
-        } catch (error) {
-          throw isApprovalDecisionError(error) ? toGatewayError(error) : error;
-        }
-      },
+      () => workflowIdOfApprovalId(this.tollgate, request.approvalId, this.readTimeoutMs),
       // The caller named an approval, not a turn: a missing turn means the approval is unknown.
       request.approvalId,
     );
@@ -51,21 +82,49 @@ export class ApprovalDecisions {
 
   /** Decides several approvals of one turn: all are recorded or none. */
   async decideBatch(
-    approver: string,
+    actor: DecisionActor | string,
     workflowId: string,
     requests: readonly DecisionRequest[],
   ): Promise<ToolApprovalAuditEntry[]> {
-    return this.attempt(approver, 'rest', requests, async () => workflowId, undefined);
+    return this.attempt(actorOf(actor), 'rest', requests, async () => workflowId, undefined);
+  }
+
+  /** Keeps an attempt refused before it reached a turn (an unmapped identity, a rate limit, a foreign workspace). */
+  async recordRefusal(
+    actor: { person?: string; identity: string },
+    channel: DecisionAttemptChannel,
+    request: DecisionRequest,
+    refusal: GatewayError,
+    workflowId?: string,
+  ): Promise<void> {
+    await this.audit
+      .record({
+        at: new Date().toISOString(),
+        approver: actor.person ?? actor.identity,
+        identity: actor.identity,
+        channel,
+        approvalId: request.approvalId,
+        ...(workflowId !== undefined && { workflowId }),
+        approved: request.approved,
+        ...(request.reason !== undefined && { reason: request.reason }),
+        outcome: 'refused',
+        refusal: { code: refusal.kind, detail: refusal.detail },
+      })
+      .catch(this.logError);
   }
 
   private async attempt(
-    approver: string,
+    actor: DecisionActor,
     channel: DecisionAttemptChannel,
-    requests: readonly DecisionRequest[],
+    rawRequests: readonly DecisionRequest[],
     resolveWorkflowId: () => Promise<string>,
     namedApprovalId: string | undefined,
   ): Promise<ToolApprovalAuditEntry[]> {
     const at = new Date().toISOString();
+    // Text a person wrote for others to read: no bidi overrides or control characters go further.
+    const requests = rawRequests.map((request) =>
+      request.reason === undefined ? request : { ...request, reason: neutraliseText(request.reason) },
+    );
     let workflowId: string | undefined;
     const keep = (outcomes: DecisionAttemptOutcome[], refusal?: GatewayError) =>
       Promise.all(
@@ -73,7 +132,8 @@ export class ApprovalDecisions {
           this.audit
             .record({
               at,
-              approver,
+              approver: actor.person,
+              identity: actor.identity,
               channel,
               approvalId: request.approvalId,
               ...(workflowId !== undefined && { workflowId }),
@@ -89,11 +149,14 @@ export class ApprovalDecisions {
     try {
       workflowId = await resolveWorkflowId();
       const state = await this.readState(workflowId, namedApprovalId);
+      const decisions = requests.map((request) => this.prepare(actor, request, state));
       const earlier = new Map(state.audit.map((entry) => [entry.approvalId, entry]));
-      const recorded = await this.record(approver, workflowId, requests, state);
+      const recorded = await this.record(workflowId, decisions, requests, state);
       // A decision that was already there, or that came back with someone else's name, changed nothing.
       await keep(
-        recorded.map((entry) => (earlier.has(entry.approvalId) || entry.approver !== approver ? 'repeat' : 'recorded')),
+        recorded.map((entry) =>
+          earlier.has(entry.approvalId) || entry.approver !== actor.person ? 'repeat' : 'recorded',
+        ),
       );
       return recorded;
     } catch (error) {
@@ -106,11 +169,46 @@ export class ApprovalDecisions {
     }
   }
 
+  /**
+   * Checks what the gateway can check before asking the turn, and builds the decision it sends. Rights
+   * come first: someone not on the approver list hears 403 whether or not the approval is still open,
+   * so "already decided" is only ever told to people who could have decided.
+   */
+  private prepare(actor: DecisionActor, request: DecisionRequest, state: AgentTurnState): ToolApprovalDecision {
+    const pending = state.pending.find((approval) => approval.approvalId === request.approvalId);
+    const entry: PendingToolApproval | undefined =
+      pending ?? state.audit.find((recorded) => recorded.approvalId === request.approvalId);
+    if (entry && !isNamedApprover(actor.person, entry, this.people)) {
+      throw new GatewayError(
+        'forbidden',
+        `"${actor.person}" may not decide approval "${request.approvalId}": it is limited to named approvers.`,
+        { approvalId: request.approvalId },
+      );
+    }
+    const shownDigest = pending ? inputDigestOf(pending) : undefined;
+    if (request.argumentsDigest !== undefined && shownDigest !== undefined && request.argumentsDigest !== shownDigest) {
+      throw new GatewayError(
+        'conflict',
+        `The arguments of approval "${request.approvalId}" are not the ones you were shown; look again before deciding.`,
+        { approvalId: request.approvalId },
+      );
+    }
+    const argumentsDigest = request.argumentsDigest ?? shownDigest;
+    const decision = {
+      approvalId: request.approvalId,
+      approved: request.approved,
+      approver: actor.person,
+      ...(request.reason !== undefined && { reason: request.reason }),
+      ...(argumentsDigest !== undefined && { argumentsDigest }),
+    };
+    return this.options.signingKey ? signDecision(decision, this.options.signingKey) : decision;
+  }
+
   // Read first, so an unknown turn is a 404 rather than the update's "not found" (which the client
   // cannot tell from a closed turn), and so repeats of decisions already recorded are recognised.
   private async readState(workflowId: string, approvalId: string | undefined): Promise<AgentTurnState> {
     try {
-      return await this.tollgate.state(workflowId);
+      return await readTurnState(this.tollgate, workflowId, this.readTimeoutMs);
     } catch (error) {
       const problem = toGatewayError(error);
       if (problem.kind !== 'unknown-turn') throw error;
@@ -122,16 +220,13 @@ export class ApprovalDecisions {
   }
 
   private async record(
-    approver: string,
     workflowId: string,
+    decisions: ToolApprovalDecision[],
     requests: readonly DecisionRequest[],
     state: AgentTurnState,
   ): Promise<ToolApprovalAuditEntry[]> {
     try {
-      return await this.tollgate.decideMany(
-        workflowId,
-        requests.map((request) => ({ ...request, approver })),
-      );
+      return await this.tollgate.decideMany(workflowId, decisions);
     } catch (error) {
       if (!isApprovalDecisionError(error) || error.code !== 'turn-closed') throw error;
       // A closed turn takes no updates, but what it recorded is final: judge against that record, so
@@ -139,6 +234,16 @@ export class ApprovalDecisions {
       return requests.map((request) => judgeAgainstRecord(request, workflowId, state));
     }
   }
+}
+
+function actorOf(actor: DecisionActor | string): DecisionActor {
+  return typeof actor === 'string' ? { person: actor, identity: actor } : actor;
+}
+
+// Pending approvals carry `inputDigest` once the engine publishes it; until then there is none to bind to.
+function inputDigestOf(approval: PendingToolApproval): string | undefined {
+  const digest = (approval as { inputDigest?: unknown }).inputDigest;
+  return typeof digest === 'string' && digest.length > 0 ? digest : undefined;
 }
 
 function judgeAgainstRecord(

@@ -1,25 +1,14 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { defaultShortcutScopes, digestToken, minimumTokenLength, type TokenGrant, type TokenScope } from '../identity';
 
-/** Shortest token accepted: a bearer token is a password, and short ones can be guessed. */
-export const minimumTokenLength = 16;
+export { digestToken, minimumTokenLength };
 
-/** SHA-256 of a token: every comparison is between equal-length digests, whatever the token lengths. */
-export function digestToken(token: string): Buffer {
-  return createHash('sha256').update(token, 'utf8').digest();
-}
-
-/** One configured token, kept only as its digest, with the approver it speaks for. */
-export interface ApproverTokenEntry {
-  /** SHA-256 of the token. */
-  digest: Buffer;
-  /** Who decides when this token is presented. */
-  identity: string;
-}
+/** One configured token, kept only as its digest, with the person it speaks for and its scopes. */
+export type ApproverTokenEntry = TokenGrant;
 
 /**
- * The bearer tokens the gateway accepts and the approver each one stands for. Only digests are kept,
- * so a heap dump or a log of this object does not leak a token.
+ * The bearer tokens the gateway accepts, the person each one stands for and what it may do. Only digests
+ * are kept, so a heap dump or a log of this object does not leak a token.
  *
  * @example
  * const tokens = ApproverTokens.fromRecord({ 'ana-0123456789abcdef': 'ana', 'ops-bot-fedcba9876543210': 'ops-bot' });
@@ -27,11 +16,18 @@ export interface ApproverTokenEntry {
 export class ApproverTokens {
   private constructor(readonly entries: readonly ApproverTokenEntry[]) {}
 
+  /** Tokens from an access file's grants (see `readAccessFile`). */
+  static fromGrants(grants: readonly TokenGrant[]): ApproverTokens {
+    if (grants.length === 0) throw new TypeError('No approver token is configured.');
+    return new ApproverTokens(grants);
+  }
+
   /**
-   * Tokens from `{ "<token>": "<approver identity>" }`. Throws a TypeError naming the entry by its
-   * position, never by its token, so the message is safe to log.
+   * The shortcut form `{ "<token>": "<person>" }`, each token with `scopes` (by default
+   * {@link defaultShortcutScopes}: start turns, read its own, decide). Throws a TypeError naming the entry
+   * by its position, never by its token, so the message is safe to log.
    */
-  static fromRecord(record: unknown): ApproverTokens {
+  static fromRecord(record: unknown, scopes: readonly TokenScope[] = defaultShortcutScopes): ApproverTokens {
     if (typeof record !== 'object' || record === null || Array.isArray(record)) {
       throw new TypeError('Approver tokens must be a JSON object of token to approver identity.');
     }
@@ -43,7 +39,7 @@ export class ApproverTokens {
       if (typeof identity !== 'string' || identity.trim().length === 0 || identity.length > 200) {
         throw new TypeError(`Invalid ${where}: its approver identity must be a non-empty string of at most 200.`);
       }
-      return { digest: digestToken(token), identity: identity.trim() };
+      return { digest: digestToken(token), identity: identity.trim(), scopes };
     });
     if (entries.length === 0) throw new TypeError('No approver token is configured.');
     return new ApproverTokens(entries);
@@ -56,21 +52,18 @@ export class ApproverTokens {
 }
 
 /**
- * Reads the tokens from `TOLLGATE_GATEWAY_TOKENS` (a JSON object) or the JSON file named by
- * `TOLLGATE_GATEWAY_TOKENS_FILE`; fails clearly when neither is set, so the gateway never starts open.
+ * The shortcut: tokens from `TOLLGATE_GATEWAY_TOKENS` (a JSON object) or the JSON file named by
+ * `TOLLGATE_GATEWAY_TOKENS_FILE`, each with the default scopes. Undefined when neither is set.
  */
-export function approverTokensFromEnvironment(environment: NodeJS.ProcessEnv = process.env): ApproverTokens {
+export function approverTokensFromEnvironment(
+  environment: NodeJS.ProcessEnv = process.env,
+): ApproverTokens | undefined {
   const inline = environment.TOLLGATE_GATEWAY_TOKENS;
   const file = environment.TOLLGATE_GATEWAY_TOKENS_FILE;
   if (inline && file) {
     throw new TypeError('Set TOLLGATE_GATEWAY_TOKENS or TOLLGATE_GATEWAY_TOKENS_FILE, not both.');
   }
-  if (!inline && !file) {
-    throw new TypeError(
-      'No approver tokens configured: set TOLLGATE_GATEWAY_TOKENS to a JSON object such as ' +
-        '{"<token>": "<approver identity>"}, or TOLLGATE_GATEWAY_TOKENS_FILE to a file holding one.',
-    );
-  }
+  if (!inline && !file) return undefined;
   const source = inline ? 'TOLLGATE_GATEWAY_TOKENS' : `TOLLGATE_GATEWAY_TOKENS_FILE (${file})`;
   let record: unknown;
   try {

@@ -1,12 +1,13 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TollgateClient } from '../client';
+import { PersonDirectory } from '../identity';
 import { ApprovalDecisions } from './approval-decisions';
 import { registerApprovalRoutes } from './approval-routes';
 import type { ApproverTokens } from './approver-tokens';
 import { registerAuditRoutes } from './audit-routes';
 import { createAuthenticationHook } from './authenticate';
-import { createDecisionRateLimit } from './decision-rate-limit';
+import { createDecisionRateLimit, DecisionRateLimiter } from './decision-rate-limit';
 import { DecisionAudit } from './decision-audit';
 import type { GatewayContext } from './gateway-context';
 import { GatewayError } from './gateway-error';
@@ -14,8 +15,12 @@ import { emptyQuerySchema } from './gateway-schemas';
 import { parseJsonBody } from './json-body-parser';
 import { openApiDocument } from './openapi-document';
 import { parseInput } from './parse-input';
-import { installProblemHandler } from './problem-handler';
+import { installProblemHandler, sendFrameworkProblem } from './problem-handler';
+import type { PendingListingLimits } from './list-pending-approvals';
+import type { DecisionSigningKey } from './sign-decision';
+import { defaultReadTimeoutMs } from './turn-reads';
 import { registerTurnRoutes } from './turn-routes';
+import { withChatRoutes } from './chat';
 
 /** Requests allowed per window: overall per client address, and for decisions per approver. */
 export interface GatewayRateLimit {
@@ -31,8 +36,16 @@ export interface GatewayRateLimit {
 export interface GatewayOptions {
   /** How turns are started, read and decided. */
   tollgate: TollgateClient;
-  /** The bearer tokens accepted and the approver each stands for. */
+  /** The bearer tokens accepted, the person each stands for and its scopes. */
   tokens: ApproverTokens;
+  /** The identity map (people and their Slack users and addresses); not configured when absent. */
+  people?: PersonDirectory;
+  /** Signs every decision the gateway forwards; unsigned when absent. */
+  signingKey?: DecisionSigningKey;
+  /** Deadline of one read of a turn before it is a 503 (default 10 s). */
+  readTimeoutMs?: number;
+  /** How far `GET /v1/approvals` reaches: concurrency, per-turn timeout, most turns. */
+  listing?: PendingListingLimits;
   /** Where decision attempts are kept; a fresh in-memory audit when absent. */
   audit?: DecisionAudit;
   rateLimit?: GatewayRateLimit;
@@ -68,11 +81,21 @@ const corePublicPaths = ['/healthz'];
  * const gateway = await createGateway({ tollgate, tokens });
  * await gateway.listen({ port: 8788, host: '127.0.0.1' });
  */
-export async function createGateway(options: GatewayOptions): Promise<FastifyInstance> {
+export async function createGateway(gatewayOptions: GatewayOptions): Promise<FastifyInstance> {
+  // The useChat routes (POST /api/chat, GET /api/chat/:id/stream), configured from the environment.
+  const options = withChatRoutes(gatewayOptions);
   const bodyLimitBytes = options.bodyLimitBytes ?? defaultBodyLimitBytes;
   const timeWindow = options.rateLimit?.timeWindowMs ?? 60_000;
   const audit = options.audit ?? new DecisionAudit();
-  const app = Fastify({ bodyLimit: bodyLimitBytes, logger: options.logger ?? false });
+  const app = Fastify({
+    bodyLimit: bodyLimitBytes,
+    logger: options.logger ?? false,
+    // approvalIds may be 1,000 characters (percent-encoded, more): the schema bounds them with a 400,
+    // not the router with a bare 414.
+    routerOptions: { maxParamLength: 4_000 },
+    // A URL the router cannot decode is a problem+json 400 like any other bad request.
+    frameworkErrors: (error, request, reply) => sendFrameworkProblem(error, request, reply, { bodyLimitBytes }),
+  });
 
   installProblemHandler(app, { bodyLimitBytes });
   // JSON only: every other content type is a 415, and JSON is parsed by the gateway's own parser.
@@ -99,13 +122,26 @@ export async function createGateway(options: GatewayOptions): Promise<FastifyIns
   ]);
   app.addHook('onRequest', createAuthenticationHook(options.tokens, publicPaths));
 
+  const people = options.people ?? PersonDirectory.empty();
+  const readTimeoutMs = options.readTimeoutMs ?? defaultReadTimeoutMs;
+  const decisionLimiter = new DecisionRateLimiter({
+    max: options.rateLimit?.decisionMax ?? 60,
+    timeWindowMs: timeWindow,
+  });
   const context: GatewayContext = {
     tollgate: options.tollgate,
     audit,
-    decisions: new ApprovalDecisions(options.tollgate, audit, (error) =>
-      app.log.error({ err: error }, 'a decision attempt could not be written to the audit file'),
-    ),
-    decisionRateLimit: createDecisionRateLimit(app, { max: options.rateLimit?.decisionMax ?? 60, timeWindow }),
+    people,
+    decisions: new ApprovalDecisions(options.tollgate, audit, {
+      people,
+      readTimeoutMs,
+      ...(options.signingKey && { signingKey: options.signingKey }),
+      logError: (error) => app.log.error({ err: error }, 'a decision attempt could not be written to the audit file'),
+    }),
+    decisionLimiter,
+    decisionRateLimit: createDecisionRateLimit(decisionLimiter),
+    readTimeoutMs,
+    listing: options.listing ?? {},
   };
 
   app.get('/healthz', async () => ({ ok: true }));

@@ -1,7 +1,8 @@
 import { appendFile } from 'node:fs/promises';
+import { neutraliseText } from './neutralise-text';
 
-/** Through which door a decision attempt came. Slack and email links join later. */
-export type DecisionAttemptChannel = 'rest' | 'slack' | 'email';
+/** Through which door a decision attempt came. */
+export type DecisionAttemptChannel = 'rest' | 'slack' | 'email' | 'chat';
 
 /**
  * What became of an attempt: `recorded` (the turn took it), `repeat` (the same decision was already
@@ -14,8 +15,10 @@ export type DecisionAttemptOutcome = 'recorded' | 'repeat' | 'refused' | 'failed
 export interface DecisionAttempt {
   /** When the gateway received it (ISO 8601). */
   at: string;
-  /** Who tried: the identity of the bearer token. */
+  /** Who tried: the person the channel identity resolved to (the identity itself when it resolved to nobody). */
   approver: string;
+  /** The channel identity they came as: `token:ana`, `slack:T0001/U0123`, `email:ana@example.com`. */
+  identity?: string;
   /** Through which door. */
   channel: DecisionAttemptChannel;
   /** The approval decided on. */
@@ -60,7 +63,15 @@ export class DecisionAudit {
   }
 
   /** Keeps an attempt; resolves once it is on disk when a file is configured. */
-  async record(attempt: DecisionAttempt): Promise<void> {
+  async record(received: DecisionAttempt): Promise<void> {
+    // Reasons and refusal details are text people wrote or quoted: neutralised before anyone reads them.
+    const attempt: DecisionAttempt = {
+      ...received,
+      ...(received.reason !== undefined && { reason: neutraliseText(received.reason) }),
+      ...(received.refusal && {
+        refusal: { code: received.refusal.code, detail: neutraliseText(received.refusal.detail) },
+      }),
+    };
     this.attempts.push(attempt);
     if (this.attempts.length > this.memoryLimit) this.attempts.splice(0, this.attempts.length - this.memoryLimit);
     const file = this.file;

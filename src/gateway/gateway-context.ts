@@ -1,13 +1,23 @@
 import type { TollgateClient } from '../client';
+import type { PersonDirectory } from '../identity';
 import type { ApprovalDecisions } from './approval-decisions';
 import type { DecisionAudit } from './decision-audit';
-import type { DecisionRateLimitHook } from './decision-rate-limit';
+import type { DecisionRateLimitHook, DecisionRateLimiter } from './decision-rate-limit';
+import type { PendingListingLimits } from './list-pending-approvals';
 
 /** What the routes share. */
 export interface GatewayContext {
   tollgate: TollgateClient;
   decisions: ApprovalDecisions;
   audit: DecisionAudit;
-  /** The tighter rate limit of routes that decide, as a hook that runs after authentication. */
+  /** The identity map: who is who across channels (empty when not configured). */
+  people: PersonDirectory;
+  /** The per-person decision limit, shared by every channel. */
+  decisionLimiter: DecisionRateLimiter;
+  /** The same limit as a hook for REST routes, run after authentication. */
   decisionRateLimit: DecisionRateLimitHook;
+  /** Deadline of one read of a turn. */
+  readTimeoutMs: number;
+  /** How far `GET /v1/approvals` reaches. */
+  listing: PendingListingLimits;
 }

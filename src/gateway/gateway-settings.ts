@@ -1,35 +1,75 @@
-import { approverTokensFromEnvironment, type ApproverTokens } from './approver-tokens';
+import { existsSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import { PersonDirectory, readAccessFile } from '../identity';
+import { ApproverTokens, approverTokensFromEnvironment } from './approver-tokens';
 import { defaultBodyLimitBytes, type GatewayRateLimit } from './create-gateway';
+import { decisionSigningKeyFromEnvironment } from './decision-signing-key';
+import type { DecisionSigningKey } from './sign-decision';
 
 /** Where the gateway listens and what it enforces, read from the environment. */
 export interface GatewaySettings {
   port: number;
   host: string;
   tokens: ApproverTokens;
+  /** The identity map; empty when the access file lists no people (or the shortcut is used). */
+  people: PersonDirectory;
+  /** Signs forwarded decisions, when configured. */
+  signingKey?: DecisionSigningKey;
   /** Append-only JSONL file of decision attempts, if any. */
   auditFile?: string;
   bodyLimitBytes: number;
   rateLimit: Required<GatewayRateLimit>;
 }
 
+// The tools' default workspace (see src/tools/workspace): the gateway's files must never be inside it.
+const defaultWorkspaceFolder = '.tollgate/workspace';
+
 /**
  * Reads the gateway's settings. Throws a TypeError naming the variable when one is wrong, and when no
- * approver token is configured: a gateway without tokens would either be open or useless.
+ * token is configured: a gateway without tokens would either be open or useless.
  *
  * | variable | default |
  * | --- | --- |
  * | `TOLLGATE_GATEWAY_PORT` | 8788 |
  * | `TOLLGATE_GATEWAY_HOST` | 127.0.0.1 (only this machine; set 0.0.0.0 behind a proxy) |
- * | `TOLLGATE_GATEWAY_TOKENS` / `TOLLGATE_GATEWAY_TOKENS_FILE` | required: `{ "<token>": "<approver>" }` |
+ * | `TOLLGATE_ACCESS_FILE` | the access file: people, tokens (as SHA-256) and their scopes (see `readAccessFile`) |
+ * | `TOLLGATE_GATEWAY_TOKENS` / `TOLLGATE_GATEWAY_TOKENS_FILE` | shortcut instead of the access file: `{ "<token>": "<person>" }`, default scopes |
+ * | `TOLLGATE_DECISION_SIGNING_KEY`, `TOLLGATE_DECISION_KEY_ID` | Ed25519 PKCS#8 key that signs decisions; key id `gateway` |
  * | `TOLLGATE_GATEWAY_AUDIT_FILE` | none (attempts kept in memory only) |
  * | `TOLLGATE_GATEWAY_BODY_LIMIT` | 65536 bytes |
  * | `TOLLGATE_GATEWAY_RATE_LIMIT`, `TOLLGATE_GATEWAY_DECISION_RATE_LIMIT` | 600 and 60 per minute |
+ *
+ * The access file, the audit file and the used-email-links file must lie outside the tools' workspace
+ * (`TOLLGATE_WORKSPACE`, default `.tollgate/workspace`): a tool that can write them could rewrite who
+ * may decide, or the record of who did.
  */
 export function gatewaySettingsFromEnvironment(environment: NodeJS.ProcessEnv = process.env): GatewaySettings {
+  const accessFile = environment.TOLLGATE_ACCESS_FILE;
+  const shortcut = approverTokensFromEnvironment(environment);
+  if (accessFile && shortcut) {
+    throw new TypeError('Set TOLLGATE_ACCESS_FILE or TOLLGATE_GATEWAY_TOKENS(_FILE), not both.');
+  }
+  if (!accessFile && !shortcut) {
+    throw new TypeError(
+      'No gateway tokens configured: set TOLLGATE_ACCESS_FILE to an access file (people, tokens, scopes), ' +
+        'or TOLLGATE_GATEWAY_TOKENS to a JSON object such as {"<token>": "<person>"}.',
+    );
+  }
+  const access = accessFile ? readAccessFile(accessFile) : undefined;
+  const workspace = environment.TOLLGATE_WORKSPACE || defaultWorkspaceFolder;
+  assertOutsideWorkspace(workspace, {
+    TOLLGATE_ACCESS_FILE: accessFile,
+    TOLLGATE_GATEWAY_TOKENS_FILE: environment.TOLLGATE_GATEWAY_TOKENS_FILE,
+    TOLLGATE_GATEWAY_AUDIT_FILE: environment.TOLLGATE_GATEWAY_AUDIT_FILE,
+    TOLLGATE_EMAIL_USED_TOKENS_FILE: environment.TOLLGATE_EMAIL_USED_TOKENS_FILE,
+  });
+  const signingKey = decisionSigningKeyFromEnvironment(environment);
   return {
     port: integerOf(environment, 'TOLLGATE_GATEWAY_PORT', 8788, 0, 65_535),
     host: environment.TOLLGATE_GATEWAY_HOST || '127.0.0.1',
-    tokens: approverTokensFromEnvironment(environment),
+    tokens: access ? ApproverTokens.fromGrants(access.tokens) : (shortcut as ApproverTokens),
+    people: access?.people ?? PersonDirectory.empty(),
+    ...(signingKey && { signingKey }),
     ...(environment.TOLLGATE_GATEWAY_AUDIT_FILE && { auditFile: environment.TOLLGATE_GATEWAY_AUDIT_FILE }),
     bodyLimitBytes: integerOf(environment, 'TOLLGATE_GATEWAY_BODY_LIMIT', defaultBodyLimitBytes, 1, 16 * 1024 * 1024),
     rateLimit: {
@@ -38,6 +78,37 @@ export function gatewaySettingsFromEnvironment(environment: NodeJS.ProcessEnv = 
       timeWindowMs: 60_000,
     },
   };
+}
+
+/**
+ * Refuses gateway files inside the tools' workspace. Paths are compared after resolving them (and
+ * symbolic links, where they exist), so `workspace/../workspace/audit.jsonl` is caught too.
+ */
+export function assertOutsideWorkspace(workspace: string, files: Record<string, string | undefined>): void {
+  const root = realPath(path.resolve(workspace));
+  for (const [name, file] of Object.entries(files)) {
+    if (!file) continue;
+    const resolved = realPath(path.resolve(file));
+    const relative = path.relative(root, resolved);
+    if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))) {
+      throw new TypeError(
+        `${name} (${file}) is inside the tools' workspace (${root}); keep the gateway's files where tools cannot write.`,
+      );
+    }
+  }
+}
+
+// The real path of the longest existing ancestor, joined with the rest: files not created yet still compare.
+function realPath(absolute: string): string {
+  let existing = absolute;
+  const rest: string[] = [];
+  while (!existsSync(existing)) {
+    const parent = path.dirname(existing);
+    if (parent === existing) return absolute;
+    rest.unshift(path.basename(existing));
+    existing = parent;
+  }
+  return path.join(realpathSync(existing), ...rest);
 }
 
 function integerOf(

@@ -1,4 +1,22 @@
-export { ApprovalDecisions, type DecisionRequest } from './approval-decisions';
+export {
+  ApprovalDecisions,
+  type ApprovalDecisionsOptions,
+  type DecisionActor,
+  type DecisionRequest,
+} from './approval-decisions';
+export { approverOf, callerOf, requireScope, type Caller } from './authenticate';
+export { createDecisionRateLimit, DecisionRateLimiter, type RateLimitVerdict } from './decision-rate-limit';
+export {
+  decisionPublicKeyOf,
+  decisionSigningKeyFromEnvironment,
+  generateDecisionKeyPair,
+  parseDecisionPrivateKey,
+} from './decision-signing-key';
+export { listPendingApprovals, type PendingListing, type PendingListingLimits } from './list-pending-approvals';
+export { neutraliseText } from './neutralise-text';
+export { signDecision, type DecisionSigningKey, type SignedDecision } from './sign-decision';
+export { isNamedApprover, mayDecide, mayReadTurn } from './turn-access';
+export { requesterOf } from './turn-requester';
 export {
   ApproverTokens,
   approverTokensFromEnvironment,
@@ -28,7 +46,7 @@ export {
   type FieldProblem,
   type ProblemKind,
 } from './gateway-error';
-export { gatewaySettingsFromEnvironment, type GatewaySettings } from './gateway-settings';
+export { assertOutsideWorkspace, gatewaySettingsFromEnvironment, type GatewaySettings } from './gateway-settings';
 export { openApiDocument } from './openapi-document';
 export { problemContentType, type ProblemBody } from './problem-handler';
 export { decisionProblemKinds, toGatewayError } from './to-gateway-error';

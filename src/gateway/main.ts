@@ -16,6 +16,8 @@ async function main(): Promise<void> {
     const gateway = await createGateway({
       tollgate,
       tokens: settings.tokens,
+      people: settings.people,
+      ...(settings.signingKey && { signingKey: settings.signingKey }),
       audit: new DecisionAudit({ file: settings.auditFile }),
       rateLimit: settings.rateLimit,
       bodyLimitBytes: settings.bodyLimitBytes,
@@ -27,8 +29,9 @@ async function main(): Promise<void> {
     });
     await gateway.listen({ port: settings.port, host: settings.host });
     console.log(
-      `Tollgate gateway on http://${settings.host}:${settings.port} (${settings.tokens.size} approver token(s), ` +
-        `task queue ${tollgate.taskQueue}); API description at /openapi.json`,
+      `Tollgate gateway on http://${settings.host}:${settings.port} (${settings.tokens.size} token(s), ` +
+        `task queue ${tollgate.taskQueue}, decisions ${settings.signingKey ? `signed with key "${settings.signingKey.keyId}"` : 'unsigned'}); ` +
+        'API description at /openapi.json',
     );
     await stopped;
     await gateway.close();

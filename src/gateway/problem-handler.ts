@@ -43,9 +43,31 @@ export function problemBodyOf(error: GatewayError, instance: string): ProblemBod
  * hook, the body parser or the rate limiter, leaves as a problem+json body and never as a stack trace.
  */
 export function installProblemHandler(app: FastifyInstance, context: { bodyLimitBytes: number }): void {
-  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const problem = toGatewayError(error, context);
-    if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
-    return reply.code(problem.status).type(problemContentType).send(problemBodyOf(problem, request.url));
-  });
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) =>
+    sendFrameworkProblem(error, request, reply, context),
+  );
+}
+
+/**
+ * Sends any error as a problem: the error handler's body, also used for the router's own refusals
+ * (`frameworkErrors`: a URL that does not decode), which never reach the error handler.
+ */
+export function sendFrameworkProblem(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  context: { bodyLimitBytes: number },
+): FastifyReply {
+  const problem = toGatewayError(error, context);
+  if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+  return reply
+    .code(problem.status)
+    .type(problemContentType)
+    .send(problemBodyOf(problem, instanceOf(request)));
+}
+
+// The path alone: a query string can carry anything, and a URL the router refused may not even decode.
+function instanceOf(request: FastifyRequest): string {
+  const path = request.url.split('?')[0] ?? '/';
+  return path.length > 2_000 ? `${path.slice(0, 2_000)}…` : path;
 }

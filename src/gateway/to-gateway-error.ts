@@ -24,8 +24,11 @@ const fastifyProblemKinds: Record<string, ProblemKind> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'malformed-json',
 };
 
-// gRPC status codes that mean "Temporal could not be asked right now", not "the request is wrong".
-const unavailableGrpcCodes = new Set([4, 14]);
+// gRPC status codes: 4 is a deadline passed (a turn no worker serves never answers a query), 14 is
+// Temporal unreachable, 5 is no such workflow (raw service calls, such as reading a history).
+const deadlineExceeded = 4;
+const unavailable = 14;
+const notFound = 5;
 
 interface ErrorFields {
   name?: string;
@@ -61,8 +64,16 @@ export function toGatewayError(error: unknown, context: { bodyLimitBytes?: numbe
       'Temporal did not confirm the decision in time (is a worker running?); it may not be applied. Retry: an identical decision is idempotent.',
     );
   }
-  if (fields.name === 'ServiceError' && unavailableGrpcCodes.has(fields.cause?.code as number)) {
-    return new GatewayError('unavailable', 'Temporal is unavailable; retry later.');
+  const grpcCode = fields.name === 'ServiceError' ? fields.cause?.code : fields.code;
+  if (fields.name === 'ServiceError' || typeof fields.code === 'number') {
+    if (grpcCode === deadlineExceeded) {
+      return new GatewayError('unavailable', 'The turn did not answer in time (is a worker running?); retry later.');
+    }
+    if (grpcCode === unavailable) return new GatewayError('unavailable', 'Temporal is unavailable; retry later.');
+    if (grpcCode === notFound) return new GatewayError('unknown-turn', 'No such turn: no workflow has this id.');
+  }
+  if (fields.code === 'FST_ERR_BAD_URL') {
+    return new GatewayError('invalid-request', 'The URL is not valid: a percent-escape in it does not decode.');
   }
   const fastifyKind = typeof fields.code === 'string' ? fastifyProblemKinds[fields.code] : undefined;
   if (fastifyKind === 'payload-too-large') {

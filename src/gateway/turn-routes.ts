@@ -1,16 +1,26 @@
 import type { FastifyInstance } from 'fastify';
-import { approverOf } from './authenticate';
+import { requireScope } from './authenticate';
 import type { GatewayContext } from './gateway-context';
+import { GatewayError } from './gateway-error';
 import { batchDecisionBodySchema, emptyQuerySchema, startTurnBodySchema, turnParamsSchema } from './gateway-schemas';
 import { parseInput } from './parse-input';
+import { toGatewayError } from './to-gateway-error';
+import { mayReadTurn } from './turn-access';
+import { readTurnState, withReadDeadline } from './turn-reads';
+import { requesterOf } from './turn-requester';
 
 /** `POST /v1/turns`, `GET /v1/turns/:workflowId`, `POST /v1/turns/:workflowId/decisions`. */
 export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext): void {
   app.post('/v1/turns', async (request, reply) => {
+    const caller = requireScope(request, 'turns:start');
     parseInput(emptyQuerySchema, request.query, 'query');
     const body = parseInput(startTurnBodySchema, request.body, 'body');
-    // The requester is whoever holds the token, so a later self-approval rule can trust it.
-    const handle = await context.tollgate.startTurn({ ...body, requester: approverOf(request) });
+    // Running without asking anyone is a right of the token, never of the request.
+    if (body.autoApprove === true && !caller.scopes.has('turns:autonomous')) {
+      throw new GatewayError('forbidden', 'autoApprove needs a token with the scope turns:autonomous.');
+    }
+    // The requester is whoever holds the token, so self-approval and tenancy can trust it.
+    const handle = await context.tollgate.startTurn({ ...body, requester: caller.person });
     return reply
       .code(201)
       .header('location', `/v1/turns/${encodeURIComponent(handle.workflowId)}`)
@@ -18,17 +28,33 @@ export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext
   });
 
   app.get('/v1/turns/:workflowId', async (request) => {
+    const caller = requireScope(request, 'turns:read', 'turns:read-all');
     parseInput(emptyQuerySchema, request.query, 'query');
     const { workflowId } = parseInput(turnParamsSchema, request.params, 'params');
-    const state = await context.tollgate.state(workflowId);
+    // Another person's turn is answered exactly like a turn that does not exist: no hint that it does.
+    const unknown = new GatewayError('unknown-turn', `No turn "${workflowId}".`);
+    if (!caller.scopes.has('turns:read-all')) {
+      const requester = await withReadDeadline(context.tollgate, context.readTimeoutMs, () =>
+        requesterOf(context.tollgate, workflowId),
+      ).catch((error: unknown) => {
+        throw toGatewayError(error).kind === 'unknown-turn' ? unknown : error;
+      });
+      if (!mayReadTurn(caller, requester)) throw unknown;
+    }
+    const state = await readTurnState(context.tollgate, workflowId, context.readTimeoutMs);
     return { workflowId, ...state };
   });
 
   app.post('/v1/turns/:workflowId/decisions', { onRequest: context.decisionRateLimit }, async (request) => {
+    const caller = requireScope(request, 'approvals:decide');
     parseInput(emptyQuerySchema, request.query, 'query');
     const { workflowId } = parseInput(turnParamsSchema, request.params, 'params');
     const { responses } = parseInput(batchDecisionBodySchema, request.body, 'body');
-    const decisions = await context.decisions.decideBatch(approverOf(request), workflowId, responses);
+    const decisions = await context.decisions.decideBatch(
+      { person: caller.person, identity: `token:${caller.person}` },
+      workflowId,
+      responses,
+    );
     return { decisions };
   });
 }

@@ -182,7 +182,7 @@ describe('approval gateway decisions', () => {
     expectProblem(await gateway.call('POST', path, { as: 'eve', body: { approved: false } }), 409, 'conflict');
     expect(runs.filter((run) => run.toolCallId === `${marker}-a`)).toHaveLength(1);
 
-    const audit = await gateway.call('GET', `/v1/audit?approvalId=${encodeURIComponent(approvalId)}`);
+    const audit = await gateway.call('GET', `/v1/audit?approvalId=${encodeURIComponent(approvalId)}`, { as: 'auditor' });
     expect(
       audit.body.attempts.map((attempt: { approver: string; outcome: string }) => [attempt.approver, attempt.outcome]),
     ).toEqual([

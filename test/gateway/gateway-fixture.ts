@@ -1,13 +1,42 @@
 import type { AddressInfo } from 'node:net';
 import type { TollgateClient } from '../../src/client';
-import { ApproverTokens, createGateway, DecisionAudit, type GatewayOptions } from '../../src/gateway';
+import { ApproverTokens, createGateway, DecisionAudit, digestToken, type GatewayOptions } from '../../src/gateway';
+import { defaultShortcutScopes, type TokenScope } from '../../src/identity';
 
-/** Tokens of the test approvers; `eve` has a token of a different length from the others. */
+/**
+ * Tokens of the test callers; `eve` has a token of a different length from the others. `ana`, `bob` and
+ * `eve` hold the default scopes (start, read their own, decide); `auditor` reads everything and the audit
+ * and decides nothing; `robot` starts autonomous turns; `reader` may only read its own turns.
+ */
 export const testTokens = {
   ana: 'ana-token-0123456789abcdef',
   bob: 'bob-token-fedcba9876543210',
   eve: 'eve-token-a-good-deal-longer-than-the-others',
+  auditor: 'auditor-token-0123456789abcdef',
+  robot: 'robot-token-0123456789abcdef',
+  reader: 'reader-token-0123456789abcdef',
 } as const;
+
+/** The scopes of each test token. */
+export const testScopes: Record<keyof typeof testTokens, readonly TokenScope[]> = {
+  ana: defaultShortcutScopes,
+  bob: defaultShortcutScopes,
+  eve: defaultShortcutScopes,
+  auditor: ['turns:read-all', 'audit:read'],
+  robot: ['turns:start', 'turns:autonomous', 'turns:read'],
+  reader: ['turns:read'],
+};
+
+/** The test tokens as access-file grants. */
+export function testTokenGrants(): ApproverTokens {
+  return ApproverTokens.fromGrants(
+    Object.entries(testTokens).map(([identity, token]) => ({
+      digest: digestToken(token),
+      identity,
+      scopes: testScopes[identity as keyof typeof testTokens],
+    })),
+  );
+}
 
 /** What a test sees of a response. */
 export interface GatewayResponse {
@@ -39,9 +68,7 @@ export async function startGateway(
   options: Omit<Partial<GatewayOptions>, 'tollgate'> = {},
 ): Promise<RunningGateway> {
   const audit = options.audit ?? new DecisionAudit();
-  const tokens = ApproverTokens.fromRecord(
-    Object.fromEntries(Object.entries(testTokens).map(([identity, token]) => [token, identity])),
-  );
+  const tokens = testTokenGrants();
   const app = await createGateway({
     tokens,
     rateLimit: { max: 10_000, decisionMax: 10_000 },

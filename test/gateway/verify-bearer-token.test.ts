@@ -7,12 +7,12 @@ const tokens = ApproverTokens.fromRecord({
 
 describe('verifyBearerToken', () => {
   it('names the approver of a configured token', () => {
-    expect(verifyBearerToken('Bearer ana-token-0123456789abcdef', tokens)).toBe('ana');
-    expect(verifyBearerToken('Bearer ops-bot-token-with-another-length', tokens)).toBe('ops-bot');
+    expect(verifyBearerToken('Bearer ana-token-0123456789abcdef', tokens)?.identity).toBe('ana');
+    expect(verifyBearerToken('Bearer ops-bot-token-with-another-length', tokens)?.identity).toBe('ops-bot');
   });
 
   it('accepts the scheme in any case, as RFC 9110 says auth schemes are case-insensitive', () => {
-    expect(verifyBearerToken('bearer ana-token-0123456789abcdef', tokens)).toBe('ana');
+    expect(verifyBearerToken('bearer ana-token-0123456789abcdef', tokens)?.identity).toBe('ana');
   });
 
   it.each([

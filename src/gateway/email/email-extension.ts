@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { resolvePerson } from '../../identity';
 import type { DecisionTokenClaims, DecisionTokenRefusal } from '../../notifications/email/decision-token';
 import { verifyDecisionToken } from '../../notifications/email/decision-token';
 import type { ToolApprovalAuditEntry } from '../../protocol';
@@ -127,16 +128,35 @@ export function emailExtension(options: EmailExtensionOptions): GatewayExtension
             return sendPage(reply, messagePage(403, 'Refused', detail));
           }
           const { reason } = parseDecisionForm(request.body);
+          // The address the link was issued to, as a person: unmapped addresses decide nothing.
+          const resolved = personOfLink(context, claims);
+          if (!resolved.ok) {
+            await recordRefusal(context, claims, reason, 'forbidden', resolved.reason, log);
+            return sendPage(reply, messagePage(403, 'Refused', resolved.reason));
+          }
+          const verdict = context.decisionLimiter.take(resolved.person);
+          if (!verdict.allowed) {
+            const detail = `Too many decisions by you; try again in ${verdict.retryAfterSeconds} s.`;
+            await recordRefusal(context, claims, reason, 'rate-limited', detail, log);
+            reply.header('retry-after', String(verdict.retryAfterSeconds));
+            return sendPage(reply, messagePage(429, 'Too many decisions', detail));
+          }
           const keys = keysOf(claims);
           if (!(await usedTokens.claim(keys, new Date(claims.exp * 1000)))) {
             await recordRefusal(context, claims, reason, 'link-used', 'The link or its sibling was already used.', log);
             return sendPage(reply, usedPage);
           }
-          return sendPage(reply, await decide(context, claims, reason, () => usedTokens.release(keys), log));
+          const actor = { person: resolved.person, identity: resolved.identity };
+          return sendPage(reply, await decide(context, claims, actor, reason, () => usedTokens.release(keys), log));
         });
       });
     },
   };
+}
+
+// The person the link's address is, by the one resolver every channel uses.
+function personOfLink(context: GatewayContext, claims: DecisionTokenClaims) {
+  return resolvePerson(context.people, { channel: 'email', address: claims.approver.replace(/^email:/, '') });
 }
 
 type Verified = { ok: true; claims: DecisionTokenClaims } | { ok: false; page: DecisionPage };
@@ -167,7 +187,10 @@ async function pageBeforeDeciding(context: GatewayContext, claims: DecisionToken
   }
   const pending = state.pending.find((approval) => approval.approvalId === claims.approvalId);
   const recorded = state.audit.find((entry) => entry.approvalId === claims.approvalId);
-  if (recorded) return outcomePage(recorded, claims);
+  if (recorded) {
+    const resolved = personOfLink(context, claims);
+    return outcomePage(recorded, claims, resolved.ok ? resolved.person : resolved.identity);
+  }
   // A turn that halted with it pending still lists it; the POST then says the turn takes no more decisions.
   if (pending) return confirmationPage(claims, pending);
   return messagePage(404, 'Unknown approval', 'The turn has no such approval.');
@@ -176,13 +199,16 @@ async function pageBeforeDeciding(context: GatewayContext, claims: DecisionToken
 async function decide(
   context: GatewayContext,
   claims: DecisionTokenClaims,
+  actor: { person: string; identity: string },
   reason: string | undefined,
   release: () => Promise<void>,
   log: FastifyBaseLogger,
 ): Promise<DecisionPage> {
   try {
+    // No digest travels in the link: the decision is bound to the arguments the pending approval carries now,
+    // which are the ones the mail showed unless the turn asked again.
     const recorded = await context.decisions.decideOne(
-      claims.approver,
+      actor,
       {
         approvalId: claims.approvalId,
         approved: claims.decision === 'approve',
@@ -190,7 +216,7 @@ async function decide(
       },
       'email',
     );
-    return outcomePage(recorded, claims);
+    return outcomePage(recorded, claims, actor.person);
   } catch (error) {
     const problem = toGatewayError(error);
     if (problem.status >= 500) {
@@ -209,7 +235,7 @@ async function decide(
   }
 }
 
-function outcomePage(recorded: ToolApprovalAuditEntry, claims: DecisionTokenClaims): DecisionPage {
+function outcomePage(recorded: ToolApprovalAuditEntry, claims: DecisionTokenClaims, person: string): DecisionPage {
   const asked = claims.decision === 'approve' ? 'approved' : 'denied';
   const when = `at ${recorded.decidedAt}`;
   switch (recorded.decision) {
@@ -236,7 +262,7 @@ function outcomePage(recorded: ToolApprovalAuditEntry, claims: DecisionTokenClai
           `${recorded.toolName} was already ${recorded.decision} by ${by} ${when}; your decision is not applied.`,
         );
       }
-      if (recorded.approver !== claims.approver) {
+      if (recorded.approver !== person) {
         return messagePage(200, `Already ${asked}`, `${recorded.toolName} was already ${asked} by ${by} ${when}.`);
       }
       return messagePage(200, `${capitalise(asked)}`, `${recorded.toolName} is ${asked} by ${by} ${when}.`);

@@ -43,7 +43,7 @@ export async function deliverSlackDecision(
   for (let attempt = 1; ; attempt++) {
     try {
       const decision = await decisions.decideOne(
-        click.approver,
+        { person: click.approver, identity: click.identity ?? click.approver },
         { approvalId: click.approvalId, approved: click.approved },
         'slack',
       );

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { resolvePerson } from '../../identity';
 import type { SlackNotifier } from '../../notifications/slack/slack-notifier';
 import type { GatewayExtension } from '../create-gateway';
 import type { GatewayContext } from '../gateway-context';
@@ -24,12 +25,18 @@ export interface SlackExtensionOptions {
   notifier?: SlackNotifier;
   /** How a decision is retried after the click was acknowledged. */
   deliveryRetry?: SlackDeliveryRetry;
+  /** Workspaces (`team.id`) whose clicks count; a click from any other is refused with 403. Any when absent. */
+  teamIds?: readonly string[];
+  /** Slack apps (`api_app_id`) whose clicks count; a click for any other is refused with 403. Any when absent. */
+  appIds?: readonly string[];
 }
 
 /**
  * The Slack interactivity route, `POST /slack/interactivity`. Each request's signature is checked on the
- * raw bytes before anything is parsed; the clicker's identity (`slack:<user.id>`) comes only from the
- * signed payload. The route answers 200 at once, since Slack gives up after 3 seconds and a decision waits
+ * raw bytes before anything is parsed; the clicker's identity (`user.id`, `team.id`) comes only from the
+ * signed payload, and is resolved to a person of the identity map before anything is decided. Clicks from
+ * other workspaces or apps than configured are refused (403), as are unmapped users and people over the
+ * decision rate limit (acknowledged, audited, told privately). The route answers 200 at once, since Slack gives up after 3 seconds and a decision waits
  * for a worker, and then delivers the decision through the gateway's decisions, with retries while
  * Temporal cannot take it. Whether that person may decide is the turn's call, made when it applies it.
  *
@@ -86,10 +93,10 @@ export function slackExtension(options: SlackExtensionOptions): GatewayExtension
           }
           const interaction = parseSlackInteraction(rawBody);
           if (interaction.type === 'click') {
-            // Team and app are kept in the log beside the audit's `slack:<user>`: the audit line has no field for them.
+            // Team and app are kept in the log beside the audit line.
             request.log.info(
               {
-                approver: interaction.approver,
+                slackUser: interaction.userId,
                 teamId: interaction.teamId,
                 appId: interaction.appId,
                 approvalId: interaction.approvalId,
@@ -97,15 +104,93 @@ export function slackExtension(options: SlackExtensionOptions): GatewayExtension
               },
               'Slack decision received',
             );
-            const delivery = deliverInBackground(interaction, context, options, closing.signal, request.log);
-            deliveries.add(delivery);
-            void delivery.finally(() => deliveries.delete(delivery));
+            const admitted = await admitClick(interaction, context, options);
+            if (admitted.type === 'refused-outright') throw admitted.problem;
+            if (admitted.type === 'refused') {
+              // Acknowledged (Slack shows nothing to the clicker on a 200) and told privately why not.
+              void tellClicker(
+                interaction,
+                `Your click was not applied: ${admitted.problem.detail}`,
+                options,
+                request.log,
+              );
+            } else {
+              const delivery = deliverInBackground(admitted.click, context, options, closing.signal, request.log);
+              deliveries.add(delivery);
+              void delivery.finally(() => deliveries.delete(delivery));
+            }
           }
           return reply.code(200).send();
         });
       });
     },
   };
+}
+
+type Admission =
+  | { type: 'admitted'; click: SlackDecisionClick }
+  /** Refused and acknowledged: the clicker is a person, just not one who may decide now. */
+  | { type: 'refused'; problem: GatewayError }
+  /** Refused with the status itself: the click came from a workspace or app this gateway does not serve. */
+  | { type: 'refused-outright'; problem: GatewayError };
+
+/**
+ * What the gateway checks of a verified click before it decides anything: the workspace and the app
+ * are ours, the Slack user is a person of the identity map, and that person is within the decision
+ * rate limit shared with every other channel. Every refusal is in the audit.
+ */
+async function admitClick(
+  click: SlackDecisionClick,
+  context: GatewayContext,
+  options: SlackExtensionOptions,
+): Promise<Admission> {
+  const request = { approvalId: click.approvalId, approved: click.approved };
+  const foreign =
+    (options.teamIds && (click.teamId === undefined || !options.teamIds.includes(click.teamId))
+      ? `workspace ${click.teamId ?? '(none)'}`
+      : undefined) ??
+    (options.appIds && (click.appId === undefined || !options.appIds.includes(click.appId))
+      ? `app ${click.appId ?? '(none)'}`
+      : undefined);
+  const resolved = resolvePerson(context.people, {
+    channel: 'slack',
+    userId: click.userId,
+    ...(click.teamId !== undefined && { teamId: click.teamId }),
+  });
+  if (foreign) {
+    const problem = new GatewayError('forbidden', `This gateway does not take clicks from Slack ${foreign}.`);
+    await context.decisions.recordRefusal({ identity: resolved.identity }, 'slack', request, problem);
+    return { type: 'refused-outright', problem };
+  }
+  if (!resolved.ok) {
+    const problem = new GatewayError('forbidden', resolved.reason);
+    await context.decisions.recordRefusal({ identity: resolved.identity }, 'slack', request, problem);
+    return { type: 'refused', problem };
+  }
+  const verdict = context.decisionLimiter.take(resolved.person);
+  if (!verdict.allowed) {
+    const problem = new GatewayError(
+      'rate-limited',
+      `Too many decisions by you; try again in ${verdict.retryAfterSeconds} s.`,
+    );
+    await context.decisions.recordRefusal(resolved, 'slack', request, problem);
+    return { type: 'refused', problem };
+  }
+  return { type: 'admitted', click: { ...click, approver: resolved.person, identity: resolved.identity } };
+}
+
+async function tellClicker(
+  click: SlackDecisionClick,
+  note: string,
+  options: SlackExtensionOptions,
+  log: FastifyBaseLogger,
+): Promise<void> {
+  if (!options.notifier || !click.channelId) return;
+  try {
+    await options.notifier.tellApprover({ channel: click.channelId, user: click.userId }, note);
+  } catch (error) {
+    log.warn({ err: error }, 'could not tell a Slack user why their click did not count');
+  }
 }
 
 async function deliverInBackground(

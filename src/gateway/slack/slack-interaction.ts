@@ -6,8 +6,13 @@ import { findForbiddenKey } from '../json-body-parser';
 /** A click on Approve or Deny, with who clicked as the signed payload says. */
 export interface SlackDecisionClick {
   type: 'click';
-  /** The approver identity the decision is made under: `slack:<user id>`. */
+  /**
+   * Who decides: `slack:<user id>` as parsed; the person it resolves to once the gateway has looked it up
+   * in the identity map.
+   */
   approver: string;
+  /** The channel identity (`slack:<team>/<user>`), kept beside the person for the audit. */
+  identity?: string;
   /** The Slack user who clicked. */
   userId: string;
   /** Their workspace. */

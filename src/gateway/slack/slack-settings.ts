@@ -2,11 +2,16 @@
 export interface SlackSettings {
   /** The Slack app's signing secrets; more than one while a rotation is under way. */
   signingSecrets: string[];
+  /** The workspaces (`team.id`) whose clicks count; any when absent. */
+  teamIds?: string[];
+  /** The Slack apps (`api_app_id`) whose clicks count; any when absent. */
+  appIds?: string[];
 }
 
 /**
  * Reads `SLACK_SIGNING_SECRET`: the app's signing secret, or several separated by commas while rotating
- * (old and new both accepted until the old one is removed). Undefined when unset, so a gateway without
+ * (old and new both accepted until the old one is removed); `SLACK_TEAM_ID` and `SLACK_APP_ID` (each
+ * comma-separated): the workspaces and apps whose clicks count. Undefined when unset, so a gateway without
  * Slack simply has no Slack routes.
  *
  * @example
@@ -23,5 +28,15 @@ export function slackSettingsFromEnvironment(environment: NodeJS.ProcessEnv = pr
   if (signingSecrets.length === 0) {
     throw new TypeError('SLACK_SIGNING_SECRET holds no secret; set it to the signing secret of the Slack app.');
   }
-  return { signingSecrets };
+  const teamIds = listOf(environment.SLACK_TEAM_ID);
+  const appIds = listOf(environment.SLACK_APP_ID);
+  return { signingSecrets, ...(teamIds && { teamIds }), ...(appIds && { appIds }) };
+}
+
+function listOf(text: string | undefined): string[] | undefined {
+  const values = (text ?? '')
+    .split(',')
+    .map((value) => value.trim())
+    .filter((value) => value.length > 0);
+  return values.length > 0 ? values : undefined;
 }

@@ -1,0 +1,89 @@
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApproverTokens } from '../approver-tokens';
+import type { GatewayExtension, GatewayOptions } from '../create-gateway';
+import type { GatewayContext } from '../gateway-context';
+import { verifyBearerToken } from '../verify-bearer-token';
+import { createChatHandler, type ChatHandlerOptions, type ChatHttpRequest } from './chat-handler';
+import { chatSettingsFromEnvironment } from './chat-settings';
+
+/** The chat routes' paths, relative to nothing: `useChat`'s defaults. */
+export const chatPaths = { chat: '/api/chat', resume: '/api/chat/:id/stream' } as const;
+
+/** How the gateway's chat routes are set up. */
+export interface ChatExtensionOptions extends Pick<
+  ChatHandlerOptions,
+  'allowedOrigins' | 'requestsPerMinute' | 'conversationIdOf' | 'conversation' | 'timing' | 'keepAliveMs'
+> {
+  /** The gateway's bearer tokens: a chat user is the approver their token stands for. */
+  tokens: ApproverTokens;
+  /** Largest chat request body (default 4 MiB: `useChat` posts the whole chat by default). */
+  bodyLimitBytes?: number;
+}
+
+const chatExtensionMarker = Symbol.for('tollgate.chatExtension');
+
+/**
+ * The `useChat` routes as a gateway extension: `POST /api/chat`, `GET /api/chat/:id/stream` and their CORS
+ * preflights. They check the bearer token themselves (the same {@link verifyBearerToken}), because a browser's
+ * preflight carries none and must still be answered.
+ */
+export function chatExtension(options: ChatExtensionOptions): GatewayExtension {
+  return {
+    [chatExtensionMarker]: true,
+    publicPaths: [chatPaths.chat, chatPaths.resume],
+    register(app: FastifyInstance, context: GatewayContext) {
+      const handler = createChatHandler({
+        ...options,
+        tollgate: context.tollgate,
+        decisions: context.decisions,
+        authenticate: (authorization) => {
+          const grant = verifyBearerToken(authorization ?? undefined, options.tokens);
+          return grant && { person: grant.identity, scopes: new Set<string>(grant.scopes) };
+        },
+      });
+      const bodyLimit = options.bodyLimitBytes ?? 4 * 1024 * 1024;
+      app.options(chatPaths.chat, (request, reply) => send(reply, handler.preflight(toChatRequest(request, reply))));
+      app.options(chatPaths.resume, (request, reply) => send(reply, handler.preflight(toChatRequest(request, reply))));
+      app.post(chatPaths.chat, { bodyLimit }, async (request, reply) =>
+        send(reply, await handler.chat(toChatRequest(request, reply))),
+      );
+      app.get(chatPaths.resume, async (request, reply) =>
+        send(reply, await handler.resume(toChatRequest(request, reply), (request.params as { id: string }).id)),
+      );
+    },
+  } as GatewayExtension;
+}
+
+/**
+ * Adds the chat routes, configured from the environment (see {@link chatSettingsFromEnvironment}), to a gateway's
+ * options unless they already carry a chat extension of their own.
+ */
+export function withChatRoutes(options: GatewayOptions): GatewayOptions {
+  const extensions = options.extensions ?? [];
+  if (extensions.some((extension) => chatExtensionMarker in extension)) return options;
+  return {
+    ...options,
+    extensions: [...extensions, chatExtension({ tokens: options.tokens, ...chatSettingsFromEnvironment() })],
+  };
+}
+
+function toChatRequest(request: FastifyRequest, reply: FastifyReply): ChatHttpRequest {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  const gone = new AbortController();
+  // The response closing before it finished means the client went away: stop following the turn.
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort();
+  });
+  return { method: request.method, headers, body: request.body, path: request.url, signal: gone.signal };
+}
+
+async function send(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+  reply.code(response.status);
+  response.headers.forEach((value, name) => void reply.header(name, value));
+  if (response.body === null) return reply.send();
+  return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
+}

@@ -1,0 +1,329 @@
+import {
+  createUIMessageStream,
+  createUIMessageStreamResponse,
+  isToolUIPart,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
+import type { TollgateClient } from '../../client';
+import type { ConversationInput } from '../../protocol';
+import { submitToolOutputUpdate } from '../../workflows/definitions';
+import type { ApprovalDecisions, DecisionRequest } from '../approval-decisions';
+import { GatewayError, isGatewayError } from '../gateway-error';
+import { problemBodyOf, problemContentType } from '../problem-handler';
+import { toGatewayError } from '../to-gateway-error';
+import { checkCors, preflightHeaders } from './chat-cors';
+import { ChatRateLimit } from './chat-rate-limit';
+import { chatIdSchema, parseChatRequest } from './chat-request';
+import { followTurn, type FollowTiming } from './follow-turn';
+import { TurnReader } from './read-turn';
+import { TurnRenderer } from './turn-renderer';
+
+/** What the chat routes need. */
+export interface ChatHandlerOptions {
+  tollgate: TollgateClient;
+  /** The gateway's decision path: approver rights, quorum, the decision audit. */
+  decisions: ApprovalDecisions;
+  /**
+   * Who the request's `Authorization` header stands for, or undefined to refuse it (401). With `scopes`, a new
+   * message needs `turns:start`, a decision `approvals:decide` and a resume `turns:read`.
+   */
+  authenticate(authorization: string | null): ChatCaller | undefined | Promise<ChatCaller | undefined>;
+  /** Origins whose pages may call the chat routes (CORS); the gateway's own origin always may. */
+  allowedOrigins?: readonly string[];
+  /** Chat requests per user per minute (default 120). */
+  requestsPerMinute?: number;
+  /** The conversation a user's chat id is: by default `chat:<user>:<chatId>`, so one user cannot read another's chat. */
+  conversationIdOf?: (chatId: string, user: string) => string;
+  /** Settings of conversations the chat starts (tools, approval timeout, approval rules, model). */
+  conversation?: ConversationInput;
+  timing?: FollowTiming;
+  /** SSE keep-alive comments while nothing else is sent (default 15 s), so proxies keep the stream open. */
+  keepAliveMs?: number;
+}
+
+/** The person a chat request speaks for. */
+export interface ChatCaller {
+  /** The person id: the requester of the turns, the approver of the decisions. */
+  person: string;
+  /** What the token may do; everything when absent. */
+  scopes?: ReadonlySet<string>;
+}
+
+/** An HTTP request as the chat routes read it, whatever server it came through. */
+export interface ChatHttpRequest {
+  method: string;
+  headers: Headers;
+  /** The parsed JSON body (POST). */
+  body?: unknown;
+  /** The path, for error bodies. */
+  path: string;
+  /** Aborts when the client goes away. */
+  signal: AbortSignal;
+}
+
+/**
+ * The `useChat` endpoints on Tollgate, as Fetch-API handlers: mount them in the gateway (they are), in a Next.js
+ * route handler, or in any server that speaks `Request`/`Response`.
+ *
+ * @example
+ * // app/api/chat/route.ts (Next.js)
+ * const chat = createChatHandler({ tollgate, decisions, authenticate: (header) => userOf(header) });
+ * export const POST = (request: Request) => chat.fetch(request);
+ */
+export interface ChatHandler {
+  /** `POST /api/chat`: a new message, or decisions and client tool outputs for the turn shown. */
+  chat(request: ChatHttpRequest): Promise<Response>;
+  /** `GET /api/chat/:id/stream`: the assistant message of the turn in progress, from its start; 204 when none. */
+  resume(request: ChatHttpRequest, chatId: string): Promise<Response>;
+  /** `OPTIONS`: the CORS preflight. */
+  preflight(request: ChatHttpRequest): Response;
+  /** Routes a Fetch `Request` under `basePath` (default `/api/chat`) to the three above. */
+  fetch(request: Request, basePath?: string): Promise<Response>;
+}
+
+export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
+  const allowedOrigins = new Set(options.allowedOrigins ?? []);
+  const rateLimit = new ChatRateLimit(options.requestsPerMinute ?? 120);
+  const conversationIdOf = options.conversationIdOf ?? ((chatId, user) => `chat:${user}:${chatId}`);
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
+  const { tollgate } = options;
+
+  /** Runs a route: CORS, authentication and the rate limit first; every refusal a problem+json with CORS headers. */
+  async function guarded(
+    request: ChatHttpRequest,
+    route: (caller: ChatCaller, corsHeaders: Record<string, string>) => Promise<Response>,
+  ): Promise<Response> {
+    const cors = checkCors(request.headers.get('origin'), request.headers.get('host'), allowedOrigins);
+    if (!cors.allowed) {
+      return problem(new GatewayError('forbidden', 'This origin may not call the chat API.'), request.path, {});
+    }
+    try {
+      const caller = await options.authenticate(request.headers.get('authorization'));
+      if (caller === undefined) {
+        throw new GatewayError('unauthorized', 'A valid bearer token is required.');
+      }
+      const wait = rateLimit.take(caller.person);
+      if (wait !== undefined) {
+        return problem(new GatewayError('rate-limited', `Too many chat requests; retry in ${wait} s.`), request.path, {
+          ...cors.headers,
+          'retry-after': String(wait),
+        });
+      }
+      return await route(caller, cors.headers);
+    } catch (error) {
+      const gatewayError = toGatewayError(error);
+      const extra: Record<string, string> =
+        gatewayError.kind === 'unauthorized' ? { 'www-authenticate': 'Bearer' } : {};
+      if (gatewayError.status >= 500 && !isGatewayError(error)) console.error('chat request failed', error);
+      return problem(gatewayError, request.path, { ...cors.headers, ...extra });
+    }
+  }
+
+  function streamResponse(
+    corsHeaders: Record<string, string>,
+    execute: (write: (chunk: UIMessageChunk) => void) => Promise<void>,
+  ): Response {
+    const stream = createUIMessageStream({
+      execute: async ({ writer }) => execute((chunk) => writer.write(chunk)),
+      // The stream's own error chunk: say what went wrong, never a stack.
+      onError: (error) => (error instanceof Error ? error.message : String(error)),
+    });
+    return createUIMessageStreamResponse({ stream, headers: corsHeaders, keepAliveMs });
+  }
+
+  const handler: ChatHandler = {
+    chat(request) {
+      return guarded(request, async (caller, corsHeaders) => {
+        const user = caller.person;
+        const parsed = await parseChatRequest(request.body);
+        const conversationId = conversationIdOf(parsed.chatId, user);
+        if (parsed.kind === 'message') {
+          requireScope(caller, 'turns:start');
+          const { turnId } = await tollgate.sendMessage(
+            conversationId,
+            { content: parsed.text, requester: user },
+            options.conversation ?? {},
+          );
+          return streamResponse(corsHeaders, (write) =>
+            followTurn({
+              reader: new TurnReader(tollgate, turnId),
+              renderer: new TurnRenderer(turnId),
+              write,
+              signal: request.signal,
+              timing: options.timing,
+            }),
+          );
+        }
+        const turnId = parsed.message.id;
+        if (!turnId.startsWith(`${conversationId}/turn-`)) {
+          throw new GatewayError(
+            'invalid-request',
+            `The last assistant message ("${turnId}") is not a turn of this chat; decisions and tool outputs go to the turn that asked for them.`,
+          );
+        }
+        const reader = new TurnReader(tollgate, turnId);
+        const before = await reader.read();
+        if (before.status === 'not-started') throw new GatewayError('unknown-turn', `No turn "${turnId}".`);
+        if (parsed.message.parts.some((part) => isToolUIPart(part) && part.state === 'approval-responded')) {
+          requireScope(caller, 'approvals:decide');
+        }
+        return streamResponse(corsHeaders, async (write) => {
+          const trailingError = await applyClientParts(user, turnId, parsed.message, before);
+          await followTurn({
+            reader,
+            renderer: TurnRenderer.continuing(parsed.message),
+            write,
+            signal: request.signal,
+            timing: options.timing,
+            ...(trailingError !== undefined && { trailingError }),
+          });
+        });
+      });
+    },
+
+    resume(request, chatId) {
+      return guarded(request, async (caller, corsHeaders) => {
+        requireScope(caller, 'turns:read');
+        const user = caller.person;
+        const id = chatIdSchema.safeParse(chatId);
+        if (!id.success) throw new GatewayError('invalid-request', `Invalid chat id: ${id.error.issues[0]?.message}`);
+        const conversationId = conversationIdOf(id.data, user);
+        let turnId: string | undefined;
+        try {
+          const state = await tollgate.conversationState(conversationId);
+          turnId = state.currentTurnId ?? state.queued[0]?.turnId;
+        } catch (error) {
+          if (toGatewayError(error).kind !== 'unknown-turn') throw error;
+        }
+        if (turnId === undefined) return new Response(null, { status: 204, headers: corsHeaders });
+        const current = turnId;
+        return streamResponse(corsHeaders, (write) =>
+          followTurn({
+            reader: new TurnReader(tollgate, current),
+            renderer: new TurnRenderer(current),
+            write,
+            signal: request.signal,
+            timing: options.timing,
+          }),
+        );
+      });
+    },
+
+    preflight(request) {
+      const cors = checkCors(request.headers.get('origin'), request.headers.get('host'), allowedOrigins);
+      if (!cors.allowed) return new Response(null, { status: 403 });
+      return new Response(null, {
+        status: 204,
+        headers: { ...cors.headers, ...preflightHeaders(request.headers.get('access-control-request-headers')) },
+      });
+    },
+
+    async fetch(request, basePath = '/api/chat') {
+      const url = new URL(request.url);
+      const chatRequest: ChatHttpRequest = {
+        method: request.method,
+        headers: request.headers,
+        path: url.pathname + url.search,
+        signal: request.signal,
+      };
+      if (request.method === 'OPTIONS') return handler.preflight(chatRequest);
+      const resumePath = new RegExp(`^${basePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/([^/]+)/stream$`).exec(
+        url.pathname,
+      );
+      if (request.method === 'GET' && resumePath)
+        return handler.resume(chatRequest, decodeURIComponent(resumePath[1] as string));
+      if (request.method === 'POST' && url.pathname === basePath) {
+        let body: unknown;
+        try {
+          body = await request.json();
+        } catch {
+          return problem(new GatewayError('malformed-json', 'The body is not valid JSON.'), chatRequest.path, {});
+        }
+        return handler.chat({ ...chatRequest, body });
+      }
+      return problem(
+        new GatewayError('not-found', `No route ${request.method} ${url.pathname}.`),
+        chatRequest.path,
+        {},
+      );
+    },
+  };
+
+  /**
+   * Sends what the client's copy of the turn adds: decisions on approvals it was asked for, outputs of client tools
+   * it was asked to run. Returns an error to show after the turn's state when the turn refused something.
+   */
+  async function applyClientParts(
+    user: string,
+    turnId: string,
+    message: UIMessage,
+    before: Awaited<ReturnType<TurnReader['read']>>,
+  ): Promise<string | undefined> {
+    const pendingIds = new Set(before.pending.map((approval) => approval.approvalId));
+    const recorded = new Map(before.audit.map((entry) => [entry.approvalId, entry]));
+    const decisions: DecisionRequest[] = [];
+    const problems: string[] = [];
+    const awaited = new Set(before.awaitingOutput.map((call) => call.toolCallId));
+    const outputs: Array<{ toolCallId: string; output: unknown } | { toolCallId: string; error: string }> = [];
+    for (const part of message.parts) {
+      if (!isToolUIPart(part)) continue;
+      if (part.state === 'approval-responded') {
+        const { id: approvalId, approved, reason } = part.approval;
+        const earlier = recorded.get(approvalId);
+        if (pendingIds.has(approvalId)) {
+          decisions.push({ approvalId, approved, ...(reason !== undefined && reason !== '' && { reason }) });
+        } else if (!earlier) {
+          // Never trust a client's tool parts: an id this turn did not issue decides nothing.
+          return `Approval "${approvalId}" is not one turn "${turnId}" asked for; nothing was decided.`;
+        } else if (earlier.decision === 'expired') {
+          problems.push(`The approval for ${earlier.toolName} expired at ${earlier.decidedAt}; the call was denied.`);
+        } else if ((earlier.decision === 'approved') !== approved) {
+          problems.push(
+            `The approval for ${earlier.toolName} was already ${earlier.decision} by ${earlier.approver ?? 'someone else'} ` +
+              `at ${earlier.decidedAt}; the first decision stands.`,
+          );
+        }
+      } else if ((part.state === 'output-available' || part.state === 'output-error') && awaited.has(part.toolCallId)) {
+        outputs.push(
+          part.state === 'output-available'
+            ? { toolCallId: part.toolCallId, output: part.output ?? null }
+            : { toolCallId: part.toolCallId, error: part.errorText || 'The client tool failed.' },
+        );
+      }
+    }
+    if (decisions.length > 0) {
+      try {
+        await options.decisions.decideBatch({ person: user, identity: `token:${user}` }, turnId, decisions);
+      } catch (error) {
+        problems.push(toGatewayError(error).detail);
+      }
+    }
+    for (const output of outputs) {
+      try {
+        await tollgate.turn(turnId).executeUpdate(submitToolOutputUpdate, { args: [output as never] });
+      } catch (error) {
+        const cause = (error as { cause?: Error }).cause;
+        problems.push(
+          `The output of tool call "${output.toolCallId}" was not accepted: ${cause?.message ?? (error as Error).message}`,
+        );
+      }
+    }
+    return problems.length > 0 ? problems.join(' ') : undefined;
+  }
+
+  return handler;
+}
+
+function requireScope(caller: ChatCaller, scope: string): void {
+  if (caller.scopes && !caller.scopes.has(scope)) {
+    throw new GatewayError('forbidden', `This token lacks the scope ${scope}.`);
+  }
+}
+
+function problem(error: GatewayError, instance: string, headers: Record<string, string>): Response {
+  return new Response(JSON.stringify(problemBodyOf(error, instance)), {
+    status: error.status,
+    headers: { ...headers, 'content-type': problemContentType },
+  });
+}

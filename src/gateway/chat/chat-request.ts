@@ -1,0 +1,87 @@
+import { safeValidateUIMessages, type UIMessage } from 'ai';
+import { z } from 'zod';
+import { GatewayError } from '../gateway-error';
+
+/** A chat id as `useChat` makes them (and as Next.js apps commonly do): letters, digits, `_`, `-`, `.`. */
+export const chatIdSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9_.-]+$/, 'a chat id is 1–128 letters, digits, "_", "-" or "."');
+
+/**
+ * The body `useChat`'s `DefaultChatTransport` posts. Fields the app adds through the transport's `body` option are
+ * allowed and ignored.
+ */
+export const chatRequestBodySchema = z.looseObject({
+  /** The chat id: the conversation. */
+  id: chatIdSchema,
+  /** The chat's UI messages; only the last one is read (the conversation's history is the server's). */
+  messages: z.array(z.unknown()).min(1).max(10_000),
+  trigger: z.enum(['submit-message', 'regenerate-message']),
+  /** The message a decision or a regenerate is about. */
+  messageId: z.string().max(200).optional(),
+});
+
+/** What a chat request asks for. */
+export type ChatRequest =
+  { kind: 'message'; chatId: string; text: string } | { kind: 'continue'; chatId: string; message: UIMessage };
+
+/**
+ * Reads a `useChat` request: a new user message becomes the conversation's next turn; a last message from the
+ * assistant carries decisions or client tool outputs for the turn it shows. Throws a 400 {@link GatewayError} with
+ * the field at fault otherwise.
+ */
+export async function parseChatRequest(body: unknown): Promise<ChatRequest> {
+  const envelope = chatRequestBodySchema.safeParse(body);
+  if (!envelope.success) {
+    const errors = envelope.error.issues.map((issue) => ({
+      field: ['body', ...issue.path].join('.'),
+      message: issue.message,
+    }));
+    throw new GatewayError(
+      'invalid-request',
+      `The chat request is not what useChat sends: ${errors[0]?.field}: ${errors[0]?.message}`,
+      { errors },
+    );
+  }
+  const { id, trigger } = envelope.data;
+  if (trigger === 'regenerate-message') {
+    throw new GatewayError(
+      'invalid-request',
+      'Regenerating a message is not supported: the conversation is durable and its history is kept as it happened. Send a new message instead.',
+    );
+  }
+  // Only the last message matters, so only it is validated: an old part the SDK no longer reads cannot block a chat.
+  const validated = await safeValidateUIMessages({ messages: envelope.data.messages.slice(-1) });
+  if (!validated.success) {
+    throw new GatewayError(
+      'invalid-request',
+      `The last message is not a valid UI message: ${validated.error.message}`,
+      {
+        errors: [{ field: 'body.messages', message: validated.error.message }],
+      },
+    );
+  }
+  const message = validated.data[0] as UIMessage;
+  if (message.role === 'assistant') return { kind: 'continue', chatId: id, message };
+  if (message.role !== 'user') {
+    throw new GatewayError(
+      'invalid-request',
+      `The last message must come from the user or the assistant, not "${message.role}".`,
+    );
+  }
+  const unsupported = message.parts.filter((part) => part.type !== 'text' && part.type !== 'step-start');
+  if (unsupported.length > 0) {
+    throw new GatewayError(
+      'invalid-request',
+      `Only text can be sent to the agent for now; this message also has ${[...new Set(unsupported.map((part) => part.type))].join(', ')} parts.`,
+    );
+  }
+  const text = message.parts
+    .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+    .join('\n')
+    .trim();
+  if (text === '') throw new GatewayError('invalid-request', 'The message is empty: send some text.');
+  return { kind: 'message', chatId: id, text };
+}

@@ -1,0 +1,16 @@
+export { checkCors, preflightHeaders, type CorsCheck } from './chat-cors';
+export { chatExtension, chatPaths, withChatRoutes, type ChatExtensionOptions } from './chat-extension';
+export {
+  createChatHandler,
+  type ChatCaller,
+  type ChatHandler,
+  type ChatHandlerOptions,
+  type ChatHttpRequest,
+} from './chat-handler';
+export { ChatRateLimit } from './chat-rate-limit';
+export { chatIdSchema, chatRequestBodySchema, parseChatRequest, type ChatRequest } from './chat-request';
+export { chatSettingsFromEnvironment, type ChatSettings } from './chat-settings';
+export { followTurn, type FollowTiming } from './follow-turn';
+export { TurnReader } from './read-turn';
+export { TurnRenderer } from './turn-renderer';
+export type { ChatTurnStatus, TurnSnapshot } from './turn-snapshot';

@@ -1,0 +1,96 @@
+import type { WorkflowExecutionDescription } from '@temporalio/client';
+import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
+import type { TollgateClient } from '../../client';
+import { isModelStreamProgress, type ModelStreamProgress } from '../../activities/model-stream-progress';
+import type { AgentTurnResult } from '../../protocol';
+import { agentTurnStateQuery } from '../../workflows/definitions';
+import type { TurnSnapshot } from './turn-snapshot';
+
+const modelActivityType = 'callModel';
+
+/**
+ * Reads a turn cheaply and often: `describe` every time (a server call that needs no worker and carries the model
+ * activity's heartbeat), the `agentTurnState` query only when the history has grown since the last read, and the
+ * stored result once the turn has closed.
+ */
+export class TurnReader {
+  private lastHistoryLength = -1;
+  private last: TurnSnapshot | undefined;
+
+  constructor(
+    private readonly tollgate: TollgateClient,
+    readonly turnId: string,
+  ) {}
+
+  async read(): Promise<TurnSnapshot> {
+    const handle = this.tollgate.turn(this.turnId);
+    let description: WorkflowExecutionDescription;
+    try {
+      description = await handle.describe();
+    } catch (error) {
+      if ((error as Error).name === 'WorkflowNotFoundError') return notStarted();
+      throw error;
+    }
+    const running = description.status.name === 'RUNNING';
+    if (!running) return this.closed(description);
+    if (this.last === undefined || description.historyLength !== this.lastHistoryLength) {
+      const state = await handle.query(agentTurnStateQuery);
+      this.lastHistoryLength = description.historyLength;
+      this.last = {
+        status: state.status,
+        closed: false,
+        messages: state.messages,
+        pending: state.pending,
+        audit: state.audit,
+        awaitingOutput: state.awaitingOutput,
+      };
+    }
+    const streaming = await this.modelProgress(description);
+    return { ...this.last, ...(streaming && { streaming }) };
+  }
+
+  private async closed(description: WorkflowExecutionDescription): Promise<TurnSnapshot> {
+    const handle = this.tollgate.turn(this.turnId);
+    if (description.status.name === 'COMPLETED') {
+      const result = (await handle.result()) as AgentTurnResult;
+      return {
+        status: result.status,
+        closed: true,
+        messages: result.messages,
+        pending: result.pending,
+        audit: result.audit,
+        awaitingOutput: [],
+      };
+    }
+    let failure = `The turn ended as ${description.status.name.toLowerCase()}.`;
+    try {
+      await handle.result();
+    } catch (error) {
+      const cause = (error as { cause?: Error }).cause;
+      failure = cause?.message ?? (error as Error).message;
+    }
+    return {
+      ...(this.last ?? notStarted()),
+      status: 'failed',
+      closed: true,
+      failure,
+    };
+  }
+
+  /** The in-flight model call's latest heartbeat, from the current attempt only (a retry starts afresh). */
+  private async modelProgress(description: WorkflowExecutionDescription): Promise<ModelStreamProgress | undefined> {
+    const activity = description.raw.pendingActivities?.find(
+      (pending) => pending.activityType?.name === modelActivityType,
+    );
+    const payloads = activity?.heartbeatDetails?.payloads;
+    if (!activity || !payloads || payloads.length === 0) return undefined;
+    const converter = this.tollgate.client.workflow.options.loadedDataConverter;
+    const progress = await decodeFromPayloadsAtIndex<unknown>(converter, 0, payloads);
+    if (!isModelStreamProgress(progress) || progress.attempt !== (activity.attempt ?? 1)) return undefined;
+    return progress;
+  }
+}
+
+function notStarted(): TurnSnapshot {
+  return { status: 'not-started', closed: false, messages: [], pending: [], audit: [], awaitingOutput: [] };
+}

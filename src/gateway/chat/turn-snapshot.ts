@@ -1,0 +1,23 @@
+import type { AgentTurnState, AgentTurnStatus } from '../../protocol';
+import type { ModelStreamProgress } from '../../activities/model-stream-progress';
+
+/** Where a turn is, as the chat sees it: the turn's own statuses, plus not started yet and failed. */
+export type ChatTurnStatus = AgentTurnStatus | 'not-started' | 'failed';
+
+/**
+ * One look at a turn: what its `agentTurnState` query (or, once closed, its result) says, and how far the model
+ * call in flight has got (from the activity's heartbeat, which is not in history).
+ */
+export interface TurnSnapshot {
+  status: ChatTurnStatus;
+  /** True when the turn's workflow has closed: nothing more will happen. */
+  closed: boolean;
+  messages: AgentTurnState['messages'];
+  pending: AgentTurnState['pending'];
+  audit: AgentTurnState['audit'];
+  awaitingOutput: AgentTurnState['awaitingOutput'];
+  /** The model call in flight, if it has reported progress. */
+  streaming?: ModelStreamProgress;
+  /** Why the turn failed, for a `failed` status. */
+  failure?: string;
+}
