@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApproverTokens } from '../approver-tokens';
 import type { GatewayExtension, GatewayOptions } from '../create-gateway';
@@ -85,5 +86,5 @@ async function send(reply: FastifyReply, response: Response): Promise<FastifyRep
   reply.code(response.status);
   response.headers.forEach((value, name) => void reply.header(name, value));
   if (response.body === null) return reply.send();
-  return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream));
+  return reply.send(Readable.fromWeb(response.body as NodeReadableStream));
 }
