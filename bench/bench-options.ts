@@ -18,6 +18,8 @@ export interface BenchOptions {
   maxCachedWorkflows: number;
   /** Turns started at once while filling the burst. */
   startConcurrency: number;
+  /** How Tollgate decisions are sent: the validated update (`decide`) or the fire-and-forget signal. */
+  tollgateDecision: 'update' | 'signal';
 }
 
 export const benchUsage = `Usage: npm run bench -- [options]
@@ -27,7 +29,9 @@ export const benchUsage = `Usage: npm run bench -- [options]
   --latency-samples N  turns run one at a time for the latency figures (default 100)
   --history-samples N  completed turns whose histories are measured (default 3)
   --cache N            maxCachedWorkflows of both workers (default turns + 100)
-  --start-concurrency N  turns started at once while filling the burst (default 50)`;
+  --start-concurrency N  turns started at once while filling the burst (default 50)
+  --tollgate-decision update|signal  how Tollgate decisions are sent (default update: TollgateClient.decide);
+                       the baseline always signals`;
 
 /** Parses `--name value` and `--name=value` flags. */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -42,7 +46,16 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     if (value === undefined) throw new UsageError(`--${name} needs a value.`);
     values.set(name, value);
   }
-  const known = new Set(['turns', 'steps', 'only', 'latency-samples', 'history-samples', 'cache', 'start-concurrency']);
+  const known = new Set([
+    'turns',
+    'steps',
+    'only',
+    'latency-samples',
+    'history-samples',
+    'cache',
+    'start-concurrency',
+    'tollgate-decision',
+  ]);
   for (const name of values.keys()) if (!known.has(name)) throw new UsageError(`Unknown option --${name}.`);
 
   const turns = positive(values, 'turns', 1000);
@@ -55,6 +68,10 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     if (!Number.isInteger(parsed) || parsed < 1 || parsed > 999) throw new UsageError(`Bad step count "${step}".`);
     return parsed;
   });
+  const tollgateDecision = values.get('tollgate-decision') ?? 'update';
+  if (tollgateDecision !== 'update' && tollgateDecision !== 'signal') {
+    throw new UsageError('--tollgate-decision must be update or signal.');
+  }
   return {
     turns,
     steps,
@@ -63,6 +80,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     historySamples: positive(values, 'history-samples', 3),
     maxCachedWorkflows: positive(values, 'cache', turns + 100),
     startConcurrency: positive(values, 'start-concurrency', 50),
+    tollgateDecision,
   };
 }
 

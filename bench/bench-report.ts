@@ -46,6 +46,8 @@ export interface BenchReport {
   baseline: SystemFigures;
   tollgate: SystemFigures;
   growth: Array<GrowthResult | (FigureError & { steps: number })>;
+  /** Requests the scripted model could not answer: a non-empty list means some turn did not run as scripted. */
+  modelFailures: string[];
   /** Wall time of the whole run (ms). */
   durationMs: number;
 }
@@ -96,7 +98,8 @@ function ratioOf(tollgate: number | undefined, baseline: number | undefined): nu
 }
 
 function ratioText(ratio: number | undefined): string {
-  return ratio === undefined ? '–' : `${ratio.toFixed(2)}×`;
+  // Three decimals near the targets, so that a ratio shown as 0.80× cannot have missed ≥ 0.8×.
+  return ratio === undefined ? '–' : `${ratio.toFixed(ratio < 10 ? 3 : 1)}×`;
 }
 
 function verdict(met: boolean | undefined, target: string): string {
@@ -311,6 +314,9 @@ export function renderText(report: BenchReport): string {
   if (report.growth.length > 0)
     parts.push('Long turns (32 KiB per tool output):', textTable(growthHeader, growthRows(report)), '');
   parts.push(`Ratio = Tollgate / bare Temporal. Run took ${(report.durationMs / 1000).toFixed(0)} s.`);
+  if (report.modelFailures.length > 0) {
+    parts.push(`The scripted model failed ${report.modelFailures.length} requests, first: ${report.modelFailures[0]}`);
+  }
   return parts.join('\n');
 }
 
@@ -318,7 +324,8 @@ export function renderText(report: BenchReport): string {
 export function renderMarkdown(report: BenchReport): string {
   const parts = [
     `Measured ${report.date.slice(0, 10)} on ${machineLine(report)}; one Temporal dev server, ` +
-      `${report.options.turns} waiting turns, both workers with maxCachedWorkflows ${report.options.maxCachedWorkflows}. ` +
+      `${report.options.turns} waiting turns, both workers with maxCachedWorkflows ${report.options.maxCachedWorkflows}, ` +
+      `Tollgate decided by ${report.options.tollgateDecision === 'update' ? 'update (TollgateClient.decide)' : 'signal'}, the baseline by signal. ` +
       'Ratio = Tollgate / bare Temporal (a workflow that waits for a signal, then runs one activity).',
     '',
   ];

@@ -27,7 +27,8 @@ const startedAt = Date.now();
 const outputFolder = path.resolve(__dirname, '../.tollgate/bench');
 const warmUpTurns = 3;
 const latencyLimits: TurnLimits = { pollMs: 5, stepTimeoutMs: 30_000 };
-const fillLimits: TurnLimits = { pollMs: 25, stepTimeoutMs: 120_000 };
+// While hundreds of turns start, a slower poll keeps the queries from becoming the load being measured.
+const fillLimits: TurnLimits = { pollMs: 100, stepTimeoutMs: 180_000 };
 
 function progress(line: string): void {
   process.stderr.write(`[bench ${((Date.now() - startedAt) / 1000).toFixed(0).padStart(4)}s] ${line}\n`);
@@ -134,7 +135,7 @@ async function main(): Promise<void> {
     const tollgate = new TollgateClient(client, 'bench-tollgate');
     const systems: ApprovalSystem[] = [
       new BaselineSystem(client, 'bench-baseline', baselineWorker),
-      new TollgateSystem(tollgate, model, tollgateWorker),
+      new TollgateSystem(tollgate, model, tollgateWorker, options.tollgateDecision),
     ];
 
     const figures: Record<ApprovalSystem['name'], SystemFigures> = { baseline: {}, tollgate: {} };
@@ -237,6 +238,7 @@ async function main(): Promise<void> {
       baseline: figures.baseline,
       tollgate: figures.tollgate,
       growth,
+      modelFailures: [...model.failures],
       durationMs: Date.now() - startedAt,
     };
     const file = path.join(outputFolder, `${report.date.slice(0, 19).replace(/:/g, '-')}.json`);

@@ -6,7 +6,7 @@ import { workflowIdOf } from './baseline-system';
 import { benchToolNames } from './bench-tools';
 import type { WorkerChild } from './worker-child';
 
-/** Tollgate through its public client: `startTurn`, `pending`, `decide`. */
+/** Tollgate through its public client: `startTurn`, `pending`, and `decide` (update) or `sendDecision` (signal). */
 export class TollgateSystem implements ApprovalSystem {
   readonly name = 'tollgate' as const;
 
@@ -14,6 +14,7 @@ export class TollgateSystem implements ApprovalSystem {
     private readonly tollgate: TollgateClient,
     private readonly model: ModelServer,
     readonly worker: WorkerChild,
+    private readonly decideBy: 'update' | 'signal' = 'update',
   ) {}
 
   async start(key: string): Promise<BenchTurn> {
@@ -37,7 +38,9 @@ export class TollgateSystem implements ApprovalSystem {
   }
 
   async approve(_turn: BenchTurn, approvalId: string): Promise<void> {
-    await this.tollgate.decide(approvalId, { approved: true, approver: 'bench' });
+    const decision = { approved: true, approver: 'bench' };
+    if (this.decideBy === 'signal') await this.tollgate.sendDecision(approvalId, decision);
+    else await this.tollgate.decide(approvalId, decision);
   }
 
   async finished(turn: BenchTurn): Promise<void> {
