@@ -3,11 +3,22 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
-  transform: { '^.+\\.ts$': 'ts-jest' },
+  transform: {
+    '^.+\\.ts$': 'ts-jest',
+    // @noble's packages are ES modules only (the workflow sandbox verifies decision signatures with them).
+    '^.+/node_modules/@noble/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!@noble/)'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60_000,
   maxWorkers: 2,
   // Test names and failures; Temporal's own logs go to .tollgate/test-logs/ (one file per test file).
   verbose: true,
+  // `npm test -- --coverage` (as .ci/run does): workflow code runs from the bundle built in the global set-up,
+  // inside the worker's sandbox, so only what runs in the Jest process itself is measured.
+  collectCoverageFrom: ['src/**/*.ts'],
+  coverageDirectory: '<rootDir>/coverage',
+  coverageReporters: ['text-summary', 'json-summary', 'lcov'],
+  coverageThreshold: { global: { lines: 85 } },
 };

@@ -78,7 +78,6 @@ export async function checkTemporal(
   options: TemporalPreflightOptions = {},
 ): Promise<TemporalPreflightResult> {
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const where = describeTemporalSettings(settings);
   const address = settings.connectionOptions.address ?? 'localhost:7233';
   // A refused or unknown address fails here at once instead of after the gRPC timeout; through a proxy
   // only gRPC itself knows the way.
