@@ -1,5 +1,6 @@
 import type { Decision } from '../client';
 import type { ToolApprovalAuditEntry } from '../protocol';
+import { clip } from './format-turn';
 
 /** Anything that decides an approval: Temporal directly, or the approval gateway. */
 export interface DecidesApprovals {
@@ -16,8 +17,9 @@ export async function decideCommand(
     ...(options.approver !== undefined && { approver: options.approver }),
     ...(options.reason !== undefined && { reason: options.reason }),
   });
-  const by = recorded.approver ? ` by ${recorded.approver}` : '';
+  // Everything printed went through other people's hands (the model, another approver): neutralised.
+  const by = recorded.approver ? ` by ${clip(recorded.approver)}` : '';
   console.log(
-    `${recorded.toolName} ${recorded.decision}${by} at ${recorded.decidedAt}${recorded.reason ? ` (${recorded.reason})` : ''}.`,
+    `${clip(recorded.toolName)} ${recorded.decision}${by} at ${clip(recorded.decidedAt)}${recorded.reason ? ` (${clip(recorded.reason)})` : ''}.`,
   );
 }

@@ -1,9 +1,11 @@
+import { neutraliseText } from '../gateway/neutralise-text';
 import type { ModelMessage, PendingToolApproval, ToolResultOutput } from '../protocol';
 
 const maxShown = 400;
 
-function clip(text: string): string {
-  const single = text.replace(/\s+/g, ' ').trim();
+/** One line of text safe to print: no control or bidi characters (shown as `<U+202E>`), at most 400 characters. */
+export function clip(text: string): string {
+  const single = neutraliseText(text.replace(/\s+/g, ' ').trim());
   return single.length > maxShown ? `${single.slice(0, maxShown)}…` : single;
 }
 
@@ -26,11 +28,13 @@ function describeOutput(output: ToolResultOutput): string {
 
 /** Lines a person reads for one message of a turn. */
 export function formatMessage(message: ModelMessage): string[] {
-  if (typeof message.content === 'string') return message.role === 'assistant' ? [`assistant: ${message.content}`] : [];
+  if (typeof message.content === 'string') {
+    return message.role === 'assistant' ? [`assistant: ${neutraliseText(message.content)}`] : [];
+  }
   if (message.role === 'assistant') {
     return message.content.flatMap((part) => {
-      if (part.type === 'text') return part.text.trim() ? [`assistant: ${part.text}`] : [];
-      if (part.type === 'tool-call') return [`  → ${part.toolName} ${clip(JSON.stringify(part.input) ?? '')}`];
+      if (part.type === 'text') return part.text.trim() ? [`assistant: ${neutraliseText(part.text)}`] : [];
+      if (part.type === 'tool-call') return [`  → ${clip(part.toolName)} ${clip(JSON.stringify(part.input) ?? '')}`];
       return [];
     });
   }
@@ -38,9 +42,11 @@ export function formatMessage(message: ModelMessage): string[] {
     return message.content.flatMap((part) => {
       if (part.type === 'tool-result') {
         const mark = part.output.type === 'execution-denied' ? '✗' : part.output.type.startsWith('error') ? '!' : '✓';
-        return [`  ${mark} ${part.toolName}: ${describeOutput(part.output)}`];
+        return [`  ${mark} ${clip(part.toolName)}: ${describeOutput(part.output)}`];
       }
-      return [`  ${part.approved ? 'approved' : 'denied'} ${part.approvalId}${part.reason ? ` (${part.reason})` : ''}`];
+      return [
+        `  ${part.approved ? 'approved' : 'denied'} ${clip(part.approvalId)}${part.reason ? ` (${clip(part.reason)})` : ''}`,
+      ];
     });
   }
   return [];
@@ -49,8 +55,8 @@ export function formatMessage(message: ModelMessage): string[] {
 /** Lines that show one pending approval and how to decide it. */
 export function formatPending(approval: PendingToolApproval & { workflowId?: string }): string[] {
   return [
-    `⏸ ${approval.toolName} ${clip(JSON.stringify(approval.input) ?? '')}`,
-    `    approvalId ${approval.approvalId}${approval.workflowId ? `  (turn ${approval.workflowId})` : ''}`,
+    `⏸ ${clip(approval.toolName)} ${clip(JSON.stringify(approval.input) ?? '')}`,
+    `    approvalId ${clip(approval.approvalId)}${approval.workflowId ? `  (turn ${clip(approval.workflowId)})` : ''}`,
     `    requested ${approval.requestedAt}${approval.expiresAt ? `, expires ${approval.expiresAt}` : ''}`,
     `    decide:  tollgate approve ${approval.approvalId}   |   tollgate deny ${approval.approvalId} --reason "..."`,
   ];

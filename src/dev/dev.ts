@@ -1,13 +1,13 @@
 import { Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { modelSettingsFromEnvironment } from '../activities';
 import { TollgateClient } from '../client';
 import { temporalSettingsFromEnvironment } from '../client/temporal-settings';
 import { createGateway } from '../gateway/create-gateway';
 import { DecisionAudit } from '../gateway/decision-audit';
+import { devGatewayLogger, ensureDevAccess, ensureDevDecisionKey, reportGatewayFailures } from '../gateway/dev-gateway';
 import { gatewayExtensionsFromEnvironment } from '../gateway/gateway-extensions-from-environment';
 import { gatewaySettingsFromEnvironment } from '../gateway/gateway-settings';
 import { notifiersFromEnvironment } from '../notifications/notifiers-from-environment';
@@ -71,6 +71,10 @@ async function main(): Promise<void> {
     modelNote = `scripted model server at ${modelServer.baseURL} (set OPENAI_API_KEY for a real model)`;
   }
 
+  // The gateway's files (token, access file, signing key, audit, log) live here, outside the tools' workspace.
+  const gatewayFolder = path.join(stateFolder, 'gateway');
+  // Before the worker is made: it takes the gateway's public key from TOLLGATE_DECISION_PUBLIC_KEYS.
+  const decisionKey = ensureDevDecisionKey(gatewayFolder);
   const workspace = resolveWorkspaceRoot();
   const connection = await NativeConnection.connect({
     ...temporal.connectionOptions,
@@ -86,7 +90,12 @@ async function main(): Promise<void> {
   });
 
   // The approval gateway, with a token of its own when none is configured (kept for the CLI).
-  const gatewayToken = ensureDevGatewayToken();
+  const gatewayToken = ensureDevAccess(
+    gatewayFolder,
+    path.join(stateFolder, 'gateway-token'),
+    process.env.USER || 'developer',
+  );
+  const gatewayLog = path.join(gatewayFolder, 'gateway.log');
   const tollgate = await TollgateClient.connect({
     ...temporal,
     connectionOptions: { ...temporal.connectionOptions, address: devServer?.address ?? address },
@@ -95,11 +104,15 @@ async function main(): Promise<void> {
   const gateway = await createGateway({
     tollgate,
     tokens: gatewaySettings.tokens,
-    audit: new DecisionAudit({ file: gatewaySettings.auditFile ?? path.join(stateFolder, 'gateway-audit.jsonl') }),
+    people: gatewaySettings.people,
+    ...(gatewaySettings.signingKey && { signingKey: gatewaySettings.signingKey }),
+    audit: new DecisionAudit({ file: gatewaySettings.auditFile ?? path.join(gatewayFolder, 'audit.jsonl') }),
     rateLimit: gatewaySettings.rateLimit,
     bodyLimitBytes: gatewaySettings.bodyLimitBytes,
     extensions: gatewayExtensionsFromEnvironment(),
+    logger: devGatewayLogger(gatewayLog),
   });
+  reportGatewayFailures(gateway, (line) => console.error(line), gatewayLog);
   await gateway.listen({ port: gatewaySettings.port, host: gatewaySettings.host });
   const gatewayUrl = `http://${gatewaySettings.host}:${(gateway.server.address() as { port: number }).port}`;
 
@@ -118,6 +131,7 @@ Tollgate is running.
   Workspace     ${workspace}
   Task queue    ${temporal.taskQueue}
   Gateway       ${gatewayUrl}  (REST API at /openapi.json${gatewayToken ? `; token for "${gatewayToken.identity}" in ${gatewayToken.file}` : ''})
+  Gateway log   ${gatewayLog}${decisionKey ? `\n  Decisions     signed with key "${decisionKey.keyId}" (${decisionKey.file})` : ''}
 
 In another terminal, try:
   ${cli} run "write hello to notes.txt"     the turn waits for your approval
@@ -139,20 +153,6 @@ Ctrl-C stops everything; pending approvals are kept and resume on the next npm r
     await modelServer?.close();
     await devServer?.stop();
   }
-}
-
-/**
- * Without configured gateway tokens, makes one for the person at the keyboard and keeps it in the
- * state folder, so `tollgate --gateway` and curl work out of the box. Never used when tokens are set.
- */
-function ensureDevGatewayToken(): { identity: string; file: string } | undefined {
-  if (process.env.TOLLGATE_GATEWAY_TOKENS || process.env.TOLLGATE_GATEWAY_TOKENS_FILE) return undefined;
-  const file = path.join(stateFolder, 'gateway-token');
-  const identity = process.env.USER || 'developer';
-  const token = existsSync(file) ? readFileSync(file, 'utf8').trim() : `dev-${randomBytes(24).toString('hex')}`;
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  process.env.TOLLGATE_GATEWAY_TOKENS = JSON.stringify({ [token]: identity });
-  return { identity, file };
 }
 
 main().catch((err) => {
