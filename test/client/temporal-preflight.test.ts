@@ -1,4 +1,5 @@
 import { Connection } from '@temporalio/client';
+import { msToTs } from '@temporalio/common/lib/time';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
@@ -65,7 +66,7 @@ describe('checkTemporal', () => {
     const namespace = `bare-${randomUUID().slice(0, 8)}`;
     await connection.workflowService.registerNamespace({
       namespace,
-      workflowExecutionRetentionPeriod: { seconds: 24 * 60 * 60 },
+      workflowExecutionRetentionPeriod: msToTs('1 day'),
     });
     return namespace;
   }
