@@ -4,5 +4,19 @@ export {
   type ApprovalDecisionErrorCode,
 } from './approval-decision-error';
 export { GatewayClient } from './gateway-client';
-export { defaultTaskQueue, temporalSettingsFromEnvironment, type TemporalSettings } from './temporal-settings';
+export {
+  checkTemporal,
+  isTemporalPreflightError,
+  preflightOrExit,
+  requiredSearchAttributes,
+  TemporalPreflightError,
+  type TemporalPreflightOptions,
+  type TemporalPreflightProblem,
+} from './temporal-preflight';
+export {
+  defaultTaskQueue,
+  describeTemporalSettings,
+  temporalSettingsFromEnvironment,
+  type TemporalSettings,
+} from './temporal-settings';
 export { TollgateClient, type Decision, type PendingApprovalOfTurn } from './tollgate-client';
