@@ -7,8 +7,10 @@ module.exports = {
     '^.+\\.ts$': 'ts-jest',
     // @noble's packages are ES modules only (the workflow sandbox verifies decision signatures with them).
     '^.+/node_modules/@noble/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true } }],
+    // ai 7, @ai-sdk/* and what they import are ES modules only too: each such file becomes CommonJS.
+    '^.+/node_modules/.+\\.m?js$': '<rootDir>/test/support/esm-to-cjs.js',
   },
-  transformIgnorePatterns: ['/node_modules/(?!@noble/)'],
+  transformIgnorePatterns: [],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60_000,

@@ -7,7 +7,8 @@ import {
 } from './activities';
 import { temporalSettingsFromEnvironment } from './client/temporal-settings';
 import { preflightOrExit } from './client/temporal-preflight';
-import { startModelServer } from './dev/model-server';
+import { operatorPolicyFromEnvironment, type OperatorPolicy } from './policy';
+import { contentStoreFromEnvironment, type ContentStore } from './store';
 import { createWorkspaceTools } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
 import { notifiersFromEnvironment } from './notifications/notifiers-from-environment';
@@ -22,8 +23,17 @@ export interface TollgateWorkerOptions {
   model: ModelSettingsFromEnvironment;
   /** Decides approvals before anyone is asked, e.g. "reads under /tmp are fine"; `ask` leaves it to a person. */
   onToolApproval?: ToolApprovalPolicy;
-  /** Channels that tell people about approvals (Slack, email); targets come from tools' and turns' approvalRules. */
+  /** Channels that tell people about approvals (Slack, email); targets come from the operator's rules. */
   notifiers?: readonly ApprovalNotifier[];
+  /**
+   * The operator's policy: who approves what, autonomy, trusted decision keys. Default: from the
+   * environment (`TOLLGATE_POLICY_FILE`, `TOLLGATE_DECISION_PUBLIC_KEYS`, `TOLLGATE_ALLOW_AUTO_APPROVE`).
+   */
+  policy?: OperatorPolicy;
+  /** Where transcripts and large outputs are kept. Default: `TOLLGATE_STORE_DIR` or `.tollgate/store`. */
+  store?: ContentStore;
+  /** Secret that signs approval requests in the AI SDK's format. Default: `TOLLGATE_APPROVAL_SECRET`. */
+  approvalSecret?: string;
   /** A prebuilt workflow bundle (tests build it once); the workflow sources are bundled otherwise. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Passed through to `Worker.create`. */
@@ -38,6 +48,7 @@ export interface TollgateWorkerOptions {
  * await worker.run();
  */
 export async function createTollgateWorker(options: TollgateWorkerOptions): Promise<Worker> {
+  const approvalSecret = options.approvalSecret ?? process.env.TOLLGATE_APPROVAL_SECRET;
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
@@ -45,12 +56,18 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
     activities: createActivities({
       tools: options.tools,
       model: options.model,
+      store: options.store ?? contentStoreFromEnvironment(),
+      policy: options.policy ?? operatorPolicyFromEnvironment(),
+      ...(approvalSecret && { approvalSecret }),
       onToolApproval: options.onToolApproval,
       notifiers: options.notifiers,
     }),
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
       : { workflowsPath: require.resolve('./workflows') }),
+    // The model step heartbeats its streamed text; a chat sees it only as often as heartbeats are sent.
+    maxHeartbeatThrottleInterval: '250ms',
+    defaultHeartbeatThrottleInterval: '250ms',
     ...options.workerOptions,
   });
 }
@@ -58,14 +75,14 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
 async function main(): Promise<void> {
   const temporal = temporalSettingsFromEnvironment();
   await preflightOrExit(temporal);
-  const model = modelSettingsFromEnvironment();
-  // With no model configured, answer from the scripted model server, as `npm run dev` does.
-  const modelServer =
-    process.env.OPENAI_API_KEY || process.env.OPENAI_BASE_URL ? undefined : await startModelServer({ rules: true });
-  if (modelServer) {
-    model.baseURL = modelServer.baseURL;
-    console.log(`No OPENAI_API_KEY: using the scripted model server at ${modelServer.baseURL}.`);
+  if (!process.env.OPENAI_API_KEY && !process.env.OPENAI_BASE_URL) {
+    // A production worker must never answer from a script by accident.
+    throw new Error(
+      'No model configured: set OPENAI_API_KEY (and OPENAI_BASE_URL for an OpenAI-compatible endpoint). ' +
+        'For a local try-out with the scripted model, run `npm run dev` instead.',
+    );
   }
+  const model = modelSettingsFromEnvironment();
   const connection = await NativeConnection.connect(temporal.connectionOptions);
   try {
     const worker = await createTollgateWorker({
@@ -80,7 +97,6 @@ async function main(): Promise<void> {
     await worker.run();
   } finally {
     await connection.close();
-    await modelServer?.close();
   }
 }
 

@@ -1,4 +1,6 @@
 import OpenAI from 'openai';
+import type { OperatorPolicy } from '../policy';
+import type { ContentStore } from '../store';
 import { ToolRegistry, type Tool } from '../tools';
 import type { TollgateActivities, ToolApprovalPolicy } from './activity-types';
 import { createCallModel, type ModelConnection } from './call-model';
@@ -6,6 +8,8 @@ import { createCallModelResponses } from './call-model-responses';
 import { createNotifyApproval } from './notify-approval';
 import type { ApprovalNotifier } from '../notifications/notification-types';
 import { createToolActivities } from './tool-activities';
+import { createTurnActivities } from './turn-activities';
+import type { TurnActivities } from './turn-activity-types';
 
 /** Where the model is and which one to use. */
 export interface ModelSettingsFromEnvironment {
@@ -34,15 +38,32 @@ export function modelSettingsFromEnvironment(
 export function createActivities(options: {
   tools: readonly Tool[];
   model: ModelSettingsFromEnvironment;
+  store: ContentStore;
+  policy?: OperatorPolicy;
+  /** HMAC secret for approval requests (the AI SDK's `experimental_toolApprovalSecret` format). */
+  approvalSecret?: string;
   onToolApproval?: ToolApprovalPolicy;
   notifiers?: readonly ApprovalNotifier[];
-}): TollgateActivities {
+}): TollgateActivities & TurnActivities {
   // Temporal retries model calls with backoff; the client's own retries would multiply them.
   const client = new OpenAI({ baseURL: options.model.baseURL, apiKey: options.model.apiKey, maxRetries: 0 });
+  const registry = new ToolRegistry(options.tools);
+  const callModel = callModelThrough({ client, defaultModel: options.model.model });
+  // Turns started before the current turn code still call the v1 activities; they stay registered.
+  const legacy = createToolActivities(registry, options.onToolApproval);
   return {
-    callModel: callModelThrough({ client, defaultModel: options.model.model }),
-    ...createToolActivities(new ToolRegistry(options.tools), options.onToolApproval),
+    callModel,
+    ...legacy,
     notifyApproval: createNotifyApproval(options.notifiers ?? []),
+    ...createTurnActivities({
+      registry,
+      store: options.store,
+      policy: options.policy ?? {},
+      callModel,
+      executeTool: legacy.executeTool,
+      ...(options.approvalSecret !== undefined && { approvalSecret: options.approvalSecret }),
+      ...(options.onToolApproval && { onToolApproval: options.onToolApproval }),
+    }),
   };
 }
 

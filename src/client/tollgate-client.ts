@@ -5,9 +5,17 @@ import {
   WorkflowUpdateFailedError,
   type WorkflowHandle,
 } from '@temporalio/client';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import {
   agentTurnInputSchema,
+  canonicalJson,
+  type AgentTurnResult,
+  type ModelMessage,
+  type RecordedDecision,
+  type SubmitToolOutputInput,
+  type ToolResultPart,
+  type TranscriptPointer,
   toolApprovalDecisionSchema,
   userText,
   workflowIdOfApproval,
@@ -33,9 +41,16 @@ import {
   pendingApprovalsSearchAttribute,
   pendingToolApprovalsQuery,
   respondToToolApprovalsUpdate,
+  submitToolOutputUpdate,
   toolApprovalResponseSignal,
 } from '../workflows/definitions';
-import { ApprovalDecisionError, type ApprovalDecisionErrorCode } from './approval-decision-error';
+import { ApprovalBook } from '../workflows/approval-book';
+import { contentStoreFromEnvironment, readTranscript, type ContentStore } from '../store';
+import {
+  ApprovalDecisionError,
+  isApprovalDecisionError,
+  type ApprovalDecisionErrorCode,
+} from './approval-decision-error';
 import { defaultTaskQueue, temporalSettingsFromEnvironment, type TemporalSettings } from './temporal-settings';
 
 /** A pending approval and the turn it belongs to. */
@@ -64,6 +79,8 @@ export class TollgateClient {
     readonly client: Client,
     readonly taskQueue: string = defaultTaskQueue,
     private readonly closeConnection?: () => Promise<void>,
+    /** Where turns keep transcripts and large outputs; the worker's store (`TOLLGATE_STORE_DIR`). */
+    private readonly store: ContentStore = contentStoreFromEnvironment(),
   ) {}
 
   /** Connects with the environment's settings (see {@link temporalSettingsFromEnvironment}). */
@@ -147,20 +164,69 @@ export class TollgateClient {
    * Decides one approval through the validated update: resolves to the recorded decision, or
    * rejects with an {@link ApprovalDecisionError} (unknown, conflicting, expired, turn closed).
    */
-  async decide(approvalId: string, decision: Decision): Promise<ToolApprovalAuditEntry> {
+  async decide(approvalId: string, decision: Decision): Promise<RecordedDecision> {
     const workflowId = await this.workflowIdOf(approvalId);
     const [recorded] = await this.decideMany(workflowId, [{ ...decision, approvalId }]);
-    return recorded as ToolApprovalAuditEntry;
+    return recorded as RecordedDecision;
   }
 
-  /** Decides several approvals of one turn at once; all are applied or none. */
-  async decideMany(workflowId: string, responses: ToolApprovalDecision[]): Promise<ToolApprovalAuditEntry[]> {
+  /**
+   * Decides several approvals of one turn at once; all are applied or none. Each result says what
+   * this request did (`recorded`, `repeat`, `vote-recorded`). The update id is derived from the
+   * decisions, so a retried request is recognised by Temporal and writes nothing new. On a closed
+   * turn, the same rules the turn applies judge the decisions against its recorded outcome.
+   */
+  async decideMany(workflowId: string, responses: ToolApprovalDecision[]): Promise<RecordedDecision[]> {
     const approvalId = responses.length === 1 ? responses[0]?.approvalId : undefined;
     try {
-      return await this.turn(workflowId).executeUpdate(respondToToolApprovalsUpdate, { args: [{ responses }] });
+      return await this.turn(workflowId).executeUpdate(respondToToolApprovalsUpdate, {
+        args: [{ responses }],
+        updateId: `decide-${createHash('sha256').update(canonicalJson(responses)).digest('hex').slice(0, 40)}`,
+      });
     } catch (error) {
-      throw toDecisionError(error, approvalId, workflowId);
+      const failure = toDecisionError(error, approvalId, workflowId);
+      if (isApprovalDecisionError(failure) && failure.code === 'turn-closed') {
+        return this.judgeOnClosedTurn(workflowId, responses, failure);
+      }
+      throw failure;
     }
+  }
+
+  /** Judges decisions on a finished turn by the turn's own rules: a repeat is answered, anything else refused. */
+  private async judgeOnClosedTurn(
+    workflowId: string,
+    responses: ToolApprovalDecision[],
+    closed: ApprovalDecisionError,
+  ): Promise<RecordedDecision[]> {
+    let result: AgentTurnResult;
+    try {
+      result = await this.turn(workflowId).result();
+    } catch {
+      throw closed;
+    }
+    const book = ApprovalBook.fromResult(workflowId, result);
+    const check = book.checkBatch(responses, 'update');
+    if (!check.accepted) {
+      throw new ApprovalDecisionError(check.message, check.cause, responses[0]?.approvalId, workflowId);
+    }
+    const recorded = responses.map((response) => book.decisionOf(response.approvalId));
+    if (recorded.some((entry) => entry === undefined)) throw closed;
+    return recorded.map((entry) => ({ ...(entry as ToolApprovalAuditEntry), outcome: 'repeat' as const }));
+  }
+
+  /** The output of a client-executed tool call; resolves to the recorded `tool-result` part. */
+  async submitToolOutput(workflowId: string, submission: SubmitToolOutputInput): Promise<ToolResultPart> {
+    return this.turn(workflowId).executeUpdate(submitToolOutputUpdate, { args: [submission] });
+  }
+
+  /** Content a turn keeps in the content store (a large tool output's `providerOptions.tollgate.contentRef`). */
+  async readContent(ref: string): Promise<unknown> {
+    return this.store.get(ref);
+  }
+
+  /** Every message of a stored transcript (a turn's or a conversation's `transcript`). */
+  async readTranscript(pointer: TranscriptPointer): Promise<ModelMessage[]> {
+    return readTranscript(this.store, pointer);
   }
 
   /**

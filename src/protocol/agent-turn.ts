@@ -3,6 +3,7 @@ import { approvalRulesSchema } from './approval-rules';
 import { durationSchema } from './duration';
 import { modelMessageSchema, type ModelMessage } from './model-message';
 import type { IgnoredToolApprovalDecision, PendingToolApproval, ToolApprovalAuditEntry } from './tool-approval';
+import type { TranscriptPointer } from './turn-plan';
 
 /** Settings passed to the model on every step. */
 export const modelSettingsSchema = z.strictObject({
@@ -29,11 +30,19 @@ export type ProviderTool = z.infer<typeof providerToolSchema>;
 
 /** The input of the `agentTurn` workflow. */
 export const agentTurnInputSchema = z.strictObject({
-  /** The conversation so far, ending with the user's message. */
+  /** The conversation so far, ending with the user's message (after `transcript`, when that is given). */
   messages: z.array(modelMessageSchema).min(1),
+  /** Earlier messages kept in Tollgate's content store (a conversation passes its history this way). */
+  transcript: z
+    .string()
+    .regex(/^sha256:[0-9a-f]{64}$/, 'a content reference (sha256:<64 hex>)')
+    .optional(),
   /** Names of the worker's tools the model may call; all of them when absent. */
   tools: z.array(z.string().min(1)).optional(),
-  /** Autonomous ("heartbeat") mode: run every call without asking; the audit records it. */
+  /**
+   * Autonomous ("heartbeat") mode: run every call without asking; the audit records it. Honoured only
+   * where the worker's operator allows it (`allowAutoApprove`); the turn fails clearly otherwise.
+   */
   autoApprove: z.boolean().optional(),
   /** Most model calls in the turn (default 10). */
   maxSteps: z.number().int().min(1).max(1000).optional(),
@@ -58,7 +67,7 @@ export const agentTurnInputSchema = z.strictObject({
   toolTimeouts: z
     .strictObject({ heartbeat: durationSchema.optional(), startToClose: durationSchema.optional() })
     .optional(),
-  /** Who may decide this turn's approvals and who is told; a tool's own rules win. */
+  /** Who may decide this turn's approvals: it can only make the operator's rules stricter. */
   approvalRules: approvalRulesSchema.optional(),
   /** `chat` (default): Chat Completions. `responses`: the Responses API, needed for `providerTools`. */
   modelApi: z.enum(['chat', 'responses']).optional(),
@@ -71,15 +80,16 @@ export type AgentTurnInput = z.infer<typeof agentTurnInputSchema>;
 
 /** Where a turn is. */
 export type AgentTurnStatus =
-  'running' | 'awaiting-approval' | 'awaiting-tool-output' | 'completed' | 'max-steps-reached';
+  'running' | 'awaiting-approval' | 'awaiting-tool-output' | 'completed' | 'max-steps-reached' | 'superseded';
 
 /** What a finished turn returns. */
 export interface AgentTurnResult {
   /**
    * `completed` when the model answered without tool calls; `max-steps-reached` when it was cut off;
-   * `awaiting-approval` when a `halt` turn stopped at calls that need a decision (see `pending`).
+   * `awaiting-approval` when a `halt` turn stopped at calls that need a decision (see `pending`);
+   * `superseded` when a newer message replaced it and what it waited for was denied.
    */
-  status: Extract<AgentTurnStatus, 'completed' | 'max-steps-reached' | 'awaiting-approval'>;
+  status: Extract<AgentTurnStatus, 'completed' | 'max-steps-reached' | 'awaiting-approval' | 'superseded'>;
   /** The messages the turn added (assistant and tool messages), to append to the conversation. */
   messages: ModelMessage[];
   /** The model's final text. */
@@ -92,6 +102,11 @@ export interface AgentTurnResult {
   ignoredDecisions: IgnoredToolApprovalDecision[];
   /** Approvals still waiting: in a `halt` turn, what the next turn's messages should answer. */
   pending: PendingToolApproval[];
+  /**
+   * Where the whole conversation now is in Tollgate's content store: the stored head and the
+   * messages after it. A conversation passes it to its next turn instead of the history.
+   */
+  transcript?: TranscriptPointer;
 }
 
 /** A running turn as the `agentTurnState` query shows it. */

@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { agentTurnInputSchema } from './agent-turn';
-import { modelMessageSchema, type ModelMessage } from './model-message';
+import { modelMessageSchema, userContentPartSchema, type ModelMessage } from './model-message';
 import type { PendingToolApproval } from './tool-approval';
+import type { TranscriptPointer } from './turn-plan';
 
 /** Turn settings a conversation passes to each of its turns. */
 export const conversationTurnSettingsSchema = agentTurnInputSchema.omit({ messages: true, approvalWait: true });
 
 /** A user message sent to a conversation. */
 export const sendMessageInputSchema = z.strictObject({
-  /** What the person wrote. */
-  content: z.string().min(1).max(100_000),
+  /** What the person wrote: text, or parts (text, images, files) as the AI SDK writes them. */
+  content: z.union([z.string().min(1).max(100_000), z.array(userContentPartSchema).min(1).max(100)]),
   /** Who wrote it. */
   requester: z.string().min(1).max(200).optional(),
 });
@@ -27,8 +28,12 @@ export const conversationInputSchema = z.strictObject({
   onMessageWhilePending: z.enum(['wait', 'supersede']).optional(),
   /** Continue as new after this many turns in one run (Temporal's own suggestion also counts). */
   continueAsNewAfterTurns: z.number().int().min(1).optional(),
-  /** Carried over by continue-as-new: the history so far. */
+  /** Carried over by continue-as-new from conversations started before the content store: the history so far. */
   history: z.array(modelMessageSchema).optional(),
+  /** Carried over by continue-as-new: the conversation in Tollgate's content store. */
+  transcript: z.strictObject({ head: z.string().optional(), tail: z.array(modelMessageSchema) }).optional(),
+  /** Carried over by continue-as-new: the most recent messages, for the state query. */
+  recent: z.array(modelMessageSchema).optional(),
   /** Carried over by continue-as-new: messages not yet answered. */
   queued: z.array(sendMessageInputSchema).optional(),
   /** Carried over by continue-as-new: turns run so far. */
@@ -47,8 +52,10 @@ export interface SendMessageResult {
 /** A conversation as the `conversationState` query shows it. */
 export interface ConversationState {
   conversationId: string;
-  /** Every message so far, user, assistant and tool. */
+  /** The most recent messages (up to 100), user, assistant and tool; large outputs are previews. */
   history: ModelMessage[];
+  /** The whole conversation in Tollgate's content store (`TollgateClient.readTranscript`). */
+  transcript?: TranscriptPointer;
   /** The turn running now. */
   currentTurnId?: string;
   /** Approvals the running turn waits for. */

@@ -70,6 +70,8 @@ export {
   toolApprovalDecisionSchema,
   type ApprovalOutcome,
   type DecisionChannel,
+  type DecisionOutcome,
+  type RecordedDecision,
   type IgnoredDecisionCause,
   type IgnoredToolApprovalDecision,
   type PendingToolApproval,

@@ -62,7 +62,7 @@ export interface PendingToolApproval {
 export type ApprovalOutcome = 'approved' | 'denied' | 'expired' | 'awaiting-quorum';
 
 /** How a decision reached the workflow. */
-export type DecisionChannel = 'signal' | 'update' | 'timeout' | 'auto-approve' | 'policy' | 'message';
+export type DecisionChannel = 'signal' | 'update' | 'timeout' | 'auto-approve' | 'policy' | 'message' | 'superseded';
 
 /** One line of a turn's approval audit: what was asked, what was decided, by whom, when and how. */
 export interface ToolApprovalAuditEntry extends PendingToolApproval {
@@ -77,6 +77,12 @@ export interface ToolApprovalAuditEntry extends PendingToolApproval {
   /** How the decision arrived. */
   via: DecisionChannel;
 }
+
+/** What applying a decision did: recorded it, found it already recorded, or counted a vote towards a quorum. */
+export type DecisionOutcome = 'recorded' | 'repeat' | 'vote-recorded';
+
+/** A decision as the `respondToToolApprovals` update returns it: the audit entry and what this request did. */
+export type RecordedDecision = ToolApprovalAuditEntry & { outcome: DecisionOutcome };
 
 /** Why a decision was not applied. */
 export type IgnoredDecisionCause = 'conflict' | 'unknown-approval' | 'expired' | 'invalid' | 'forbidden';

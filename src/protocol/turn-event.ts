@@ -10,6 +10,7 @@ export interface TurnEvent {
     | 'tool-finished'
     | 'tool-output-submitted'
     | 'notification-failed'
+    | 'policy-note'
     | 'turn-completed';
   /** When (ISO 8601, workflow time). */
   at: string;

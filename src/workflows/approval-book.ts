@@ -1,36 +1,66 @@
 import {
-  toolApprovalDecisionSchema,
+  type AgentTurnResult,
+  type ApprovalRights,
   type DecisionChannel,
+  type DecisionTrust,
   type IgnoredDecisionCause,
   type IgnoredToolApprovalDecision,
   type PendingToolApproval,
+  type RecordedDecision,
   type ToolApprovalAuditEntry,
   type ToolApprovalDecision,
 } from '../protocol';
+import { readDecision } from './read-decision';
+import { hasValidDecisionSignature } from './verify-decision-signature';
 
 /** Whether a decision can be applied: new, a harmless repeat, or refused with a cause. */
 export type DecisionCheck =
   { accepted: true; repeat: boolean } | { accepted: false; cause: IgnoredDecisionCause; message: string };
 
+/** Ignored decisions kept in full; beyond this only a count is kept, so junk cannot grow a turn. */
+const maxIgnoredKept = 50;
+/** Characters of an ignored payload kept, so a huge signal cannot bloat every query. */
+const ignoredPrefixLength = 200;
+
 /**
  * A turn's approvals: what waits, what was decided, and what was refused. Pure bookkeeping, so the
- * first-decision-wins rules live in one place that the signal, the update and the timer all use.
+ * decision rules — authenticity, approver rights, first decision wins — live in one place that the
+ * signal, the update, the message path and the timer all use, for open and closed turns alike.
  */
-/** Who may decide one approval. */
-export interface ApprovalRights {
-  approvers?: string[];
-  allowSelfApproval: boolean;
-  quorum: number;
-  requester?: string;
-}
-
 export class ApprovalBook {
   private readonly waiting = new Map<string, PendingToolApproval>();
   private readonly rights = new Map<string, ApprovalRights>();
   private readonly decided = new Map<string, ToolApprovalAuditEntry>();
   private readonly ignoredDecisions: IgnoredToolApprovalDecision[] = [];
+  private ignoredDropped = 0;
+  private trust: DecisionTrust = { requireSigned: false, keys: {} };
 
   constructor(private readonly workflowId: string) {}
+
+  /**
+   * The book of a finished turn, rebuilt from its result, so a late decision is judged by the same
+   * rules as one that arrives while the turn waits.
+   */
+  static fromResult(workflowId: string, result: Pick<AgentTurnResult, 'audit' | 'pending'>): ApprovalBook {
+    const book = new ApprovalBook(workflowId);
+    for (const approval of result.pending) book.waiting.set(approval.approvalId, approval);
+    for (const entry of result.audit) {
+      book.decided.set(entry.approvalId, entry);
+      if (entry.approvers || entry.quorum) {
+        book.rights.set(entry.approvalId, {
+          ...(entry.approvers && { approvers: entry.approvers }),
+          allowSelfApproval: true,
+          quorum: entry.quorum ?? 1,
+        });
+      }
+    }
+    return book;
+  }
+
+  /** Whose signatures make decisions count from now on. */
+  trustDecisionsFrom(trust: DecisionTrust): void {
+    this.trust = trust;
+  }
 
   /** Starts waiting for a decision on `approval`, which only those its `rights` name may decide. */
   request(approval: PendingToolApproval, rights?: ApprovalRights): void {
@@ -55,14 +85,35 @@ export class ApprovalBook {
     return [...this.decided.values()];
   }
 
-  /** Decisions that arrived by signal and were not applied. */
+  /** Decisions that arrived by signal and were not applied (the most recent, bounded). */
   ignored(): IgnoredToolApprovalDecision[] {
     return [...this.ignoredDecisions];
   }
 
-  /** Checks one decision against what is recorded, without changing anything. */
-  check(decision: ToolApprovalDecision): DecisionCheck {
+  /** How many ignored decisions were counted but not kept. */
+  ignoredNotKept(): number {
+    return this.ignoredDropped;
+  }
+
+  /**
+   * Checks one decision against what is recorded, without changing anything. Who may decide is
+   * checked before what was decided, so someone without the right learns nothing and is refused
+   * as such even on a decided approval.
+   */
+  check(decision: ToolApprovalDecision, via: DecisionChannel): DecisionCheck {
     const { approvalId } = decision;
+    const known = this.waiting.get(approvalId) ?? this.decided.get(approvalId);
+    if (!known) {
+      return {
+        accepted: false,
+        cause: 'unknown-approval',
+        message: `Unknown approvalId "${approvalId}": workflow "${this.workflowId}" has no such approval request.`,
+      };
+    }
+    const unauthentic = this.unauthentic(decision, via, known);
+    if (unauthentic) return { accepted: false, cause: 'forbidden', message: unauthentic };
+    const forbidden = this.forbidden(decision);
+    if (forbidden) return { accepted: false, cause: 'forbidden', message: forbidden };
     const recorded = this.decided.get(approvalId);
     if (recorded) {
       if (recorded.decision === 'expired') {
@@ -81,18 +132,29 @@ export class ApprovalBook {
           `at ${recorded.decidedAt}; the first decision wins and a conflicting one is not applied.`,
       };
     }
-    const pending = this.waiting.get(approvalId);
-    if (!pending) {
-      return {
-        accepted: false,
-        cause: 'unknown-approval',
-        message: `Unknown approvalId "${approvalId}": workflow "${this.workflowId}" has no such approval request.`,
-      };
-    }
-    const forbidden = this.forbidden(decision);
-    if (forbidden) return { accepted: false, cause: 'forbidden', message: forbidden };
-    const repeatVote = decision.approved && pending.votes?.some((vote) => vote.approver === decision.approver);
+    const repeatVote = decision.approved && known.votes?.some((vote) => vote.approver === decision.approver);
     return { accepted: true, repeat: repeatVote === true };
+  }
+
+  /** Why the decision does not speak for a person, or undefined when it does. */
+  private unauthentic(
+    decision: ToolApprovalDecision,
+    via: DecisionChannel,
+    approval: PendingToolApproval,
+  ): string | undefined {
+    if (decision.argumentsDigest !== undefined && approval.inputDigest !== undefined) {
+      if (decision.argumentsDigest !== approval.inputDigest) {
+        return `The decision on "${decision.approvalId}" was made for other arguments than the call has; it is not applied.`;
+      }
+    }
+    if (!this.trust.requireSigned || via === 'message') return undefined;
+    if (!decision.signature) {
+      return `This worker accepts only signed decisions; decide "${decision.approvalId}" through the Tollgate gateway.`;
+    }
+    if (!hasValidDecisionSignature(decision, this.trust.keys)) {
+      return `The signature on the decision for "${decision.approvalId}" does not verify; it is not applied.`;
+    }
+    return undefined;
   }
 
   /** Why `decision.approver` may not make this decision, or undefined when they may. */
@@ -100,22 +162,20 @@ export class ApprovalBook {
     const rights = this.rights.get(decision.approvalId);
     if (!rights) return undefined;
     const who = decision.approver;
-    if (rights.approvers && (who === undefined || !rights.approvers.includes(who))) {
-      return who === undefined
-        ? `Approval "${decision.approvalId}" may only be decided by named approvers; the decision names none.`
-        : `"${who}" may not decide approval "${decision.approvalId}"; it is limited to ${rights.approvers.join(', ')}.`;
+    if (who === undefined) {
+      return `Approval "${decision.approvalId}" has approver rules; a decision must name its approver.`;
     }
-    if (decision.approved && !rights.allowSelfApproval && who !== undefined && who === rights.requester) {
+    if (rights.approvers && !rights.approvers.includes(who)) {
+      return `"${who}" may not decide approval "${decision.approvalId}"; it is limited to ${rights.approvers.join(', ')}.`;
+    }
+    if (decision.approved && !rights.allowSelfApproval && who === rights.requester) {
       return `"${who}" requested this call and may not approve it; someone else must.`;
-    }
-    if (rights.quorum > 1 && who === undefined) {
-      return `Approval "${decision.approvalId}" needs ${rights.quorum} distinct approvers; the decision names none.`;
     }
     return undefined;
   }
 
   /** Checks a batch as a whole: every decision must be acceptable and the batch must agree with itself. */
-  checkBatch(decisions: readonly ToolApprovalDecision[]): DecisionCheck {
+  checkBatch(decisions: readonly ToolApprovalDecision[], via: DecisionChannel): DecisionCheck {
     const seen = new Map<string, boolean>();
     for (const decision of decisions) {
       const earlier = seen.get(decision.approvalId);
@@ -127,7 +187,7 @@ export class ApprovalBook {
         };
       }
       seen.set(decision.approvalId, decision.approved);
-      const check = this.check(decision);
+      const check = this.check(decision, via);
       if (!check.accepted) return check;
     }
     return { accepted: true, repeat: false };
@@ -137,17 +197,20 @@ export class ApprovalBook {
    * Records a decision that {@link check} accepted and returns what is recorded. A repeat returns
    * the first decision unchanged.
    */
-  apply(decision: ToolApprovalDecision, via: DecisionChannel, now: Date): ToolApprovalAuditEntry {
+  apply(decision: ToolApprovalDecision, via: DecisionChannel, now: Date): RecordedDecision {
     const existing = this.decided.get(decision.approvalId);
-    if (existing) return existing;
+    if (existing) return { ...existing, outcome: 'repeat' };
     const pending = this.waiting.get(decision.approvalId);
     if (!pending) throw new Error(`apply() called for "${decision.approvalId}", which is not pending`);
-    if (decision.approved && pending.quorum !== undefined && via !== 'timeout' && via !== 'auto-approve') {
+    if (
+      decision.approved &&
+      pending.quorum !== undefined &&
+      (via === 'signal' || via === 'update' || via === 'message')
+    ) {
       // N of M: each distinct approver adds a vote; the approval is granted at the quorum.
       const votes = pending.votes ?? [];
-      if (!votes.some((vote) => vote.approver === decision.approver)) {
-        votes.push({ approver: decision.approver as string, decidedAt: now.toISOString() });
-      }
+      const repeat = votes.some((vote) => vote.approver === decision.approver);
+      if (!repeat) votes.push({ approver: decision.approver as string, decidedAt: now.toISOString() });
       pending.votes = votes;
       if (votes.length < pending.quorum) {
         return {
@@ -156,6 +219,7 @@ export class ApprovalBook {
           ...(decision.approver !== undefined && { approver: decision.approver }),
           decidedAt: now.toISOString(),
           via,
+          outcome: repeat ? 'repeat' : 'vote-recorded',
         };
       }
     }
@@ -169,43 +233,66 @@ export class ApprovalBook {
     };
     this.waiting.delete(decision.approvalId);
     this.decided.set(decision.approvalId, entry);
-    return entry;
+    return { ...entry, outcome: 'recorded' };
   }
 
   /** A signal's decision: applied when acceptable, otherwise recorded as ignored. Signals cannot reject. */
   receiveSignal(payload: unknown, now: Date): void {
-    const parsed = toolApprovalDecisionSchema.safeParse(payload);
-    if (!parsed.success) {
-      this.ignore(payload, 'invalid', `Invalid toolApprovalResponse signal: ${parsed.error.issues[0]?.message}`, now);
+    const decision = readDecision(payload);
+    if ('invalid' in decision) {
+      this.ignore(payload, 'invalid', `Invalid toolApprovalResponse signal: ${decision.invalid}`, now);
       return;
     }
-    const check = this.check(parsed.data);
+    const check = this.check(decision, 'signal');
     if (!check.accepted) {
       this.ignore(payload, check.cause, check.message, now);
       return;
     }
-    this.apply(parsed.data, 'signal', now);
+    this.apply(decision, 'signal', now);
   }
 
   /** Denies a waiting approval because its time ran out. */
   expire(approvalId: string, reason: string, now: Date): ToolApprovalAuditEntry {
-    const entry = this.apply({ approvalId, approved: false, reason }, 'timeout', now);
+    const { outcome: _outcome, ...entry } = this.apply({ approvalId, approved: false, reason }, 'timeout', now);
     const expired: ToolApprovalAuditEntry = { ...entry, decision: 'expired' };
     this.decided.set(approvalId, expired);
     return expired;
   }
 
-  /** Records a call that ran without asking because the turn is autonomous. */
-  autoApprove(approval: PendingToolApproval, now: Date): ToolApprovalAuditEntry {
-    this.request(approval);
-    return this.apply(
-      { approvalId: approval.approvalId, approved: true, approver: 'auto-approve' },
-      'auto-approve',
+  /** Records a decision made without a person: autonomous mode, the worker's policy, a superseded turn. */
+  decideWithoutPerson(
+    approval: PendingToolApproval,
+    decision: { approved: boolean; reason?: string },
+    via: 'auto-approve' | 'policy' | 'superseded',
+    now: Date,
+  ): ToolApprovalAuditEntry {
+    if (!this.waiting.has(approval.approvalId) && !this.decided.has(approval.approvalId)) this.request(approval);
+    const { outcome: _outcome, ...entry } = this.apply(
+      {
+        approvalId: approval.approvalId,
+        approved: decision.approved,
+        approver: via,
+        ...(decision.reason !== undefined && { reason: decision.reason }),
+      },
+      via,
       now,
     );
+    return entry;
   }
 
   private ignore(received: unknown, cause: IgnoredDecisionCause, message: string, now: Date): void {
-    this.ignoredDecisions.push({ received, cause, message, receivedAt: now.toISOString() });
+    if (this.ignoredDecisions.length >= maxIgnoredKept) {
+      this.ignoredDecisions.shift();
+      this.ignoredDropped += 1;
+    }
+    this.ignoredDecisions.push({ received: summarise(received), cause, message, receivedAt: now.toISOString() });
   }
+}
+
+/** What is kept of an ignored payload: its size and a prefix, never the whole of it. */
+function summarise(received: unknown): IgnoredToolApprovalDecision['received'] {
+  const text = JSON.stringify(received) ?? String(received);
+  return text.length <= ignoredPrefixLength
+    ? received
+    : { truncated: true, bytes: text.length, prefix: text.slice(0, ignoredPrefixLength) };
 }

@@ -1,58 +1,60 @@
 import {
   allHandlersFinished,
   ApplicationFailure,
+  ChildWorkflowFailure,
   condition,
   continueAsNew,
   getExternalWorkflowHandle,
+  patched,
   setHandler,
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
 import { z } from 'zod';
 import {
-  conversationInputSchema,
   sendMessageInputSchema,
   type ConversationInput,
   type ModelMessage,
   type PendingToolApproval,
   type SendMessageInput,
+  type TranscriptPointer,
 } from '../protocol';
 import { agentTurn } from './agent-turn';
 import {
   conversationStateQuery,
   pendingApprovalsSearchAttribute,
   sendMessageUpdate,
-  toolApprovalResponseSignal,
+  supersedeTurnSignal,
   turnPendingApprovalsSignal,
 } from './definitions';
+import { conversationV1 } from './legacy/conversation-v1';
 
 /** The reason pending calls are denied with when a new message supersedes them. */
 export const supersededReason = 'superseded by a new message';
 
+/** Messages the state query shows; the whole conversation is in the content store. */
+const recentMessagesKept = 100;
+
 /**
- * A conversation: holds the history and answers each user message with an `agentTurn` child
- * workflow whose id is `<conversationId>/turn-<n>`, one at a time. It continues as new between
- * turns (never while a turn waits on approvals), carrying the history and any queued messages.
+ * A conversation: answers each user message with an `agentTurn` child workflow whose id is
+ * `<conversationId>/turn-<n>`, one at a time. The history lives in Tollgate's content store: each
+ * turn gets a reference to it and the new message, never a copy of the whole. It continues as new
+ * between turns (never while a turn waits on approvals), carrying the reference and any queue.
  *
  * @example
  * // From a client (TollgateClient.sendMessage starts the conversation on its first message):
  * await tollgate.sendMessage('chat-1', { content: 'run ls' }, { onMessageWhilePending: 'wait' });
  */
-export async function conversation(rawInput: ConversationInput = {}): Promise<void> {
-  const parsed = conversationInputSchema.safeParse(rawInput);
-  if (!parsed.success) {
-    throw ApplicationFailure.nonRetryable(
-      `Invalid conversation input: ${z.prettifyError(parsed.error)}`,
-      'InvalidConversationInput',
-    );
-  }
-  const input = parsed.data;
+export async function conversation(input: ConversationInput = {}): Promise<void> {
+  if (!patched('conversation-v2')) return conversationV1(input);
   const conversationId = workflowInfo().workflowId;
-  const history: ModelMessage[] = [...(input.history ?? [])];
+  // A conversation that continued as new from the first version carries its history inline.
+  let transcript: TranscriptPointer = input.transcript ?? { tail: [...(input.history ?? [])] };
+  const recent: ModelMessage[] = [...(input.recent ?? input.history?.slice(-recentMessagesKept) ?? [])];
   let turnCount = input.turnCount ?? 0;
   const queued: Array<SendMessageInput & { turnId: string }> = [];
   // Turn numbers are given out in order: the running turn is number `turnCount`, the queue follows it.
-  const nextTurnId = () => turnIdOf(turnCount + queued.length + 1);
+  const nextTurnId = () => `${conversationId}/turn-${turnCount + queued.length + 1}`;
   for (const message of input.queued ?? []) queued.push({ ...message, turnId: nextTurnId() });
   const startedTurns = new Set<string>();
   let currentTurnId: string | undefined;
@@ -60,13 +62,15 @@ export async function conversation(rawInput: ConversationInput = {}): Promise<vo
   let lastFailure: { turnId: string; message: string } | undefined;
   let turnsThisRun = 0;
 
-  function turnIdOf(turnNumber: number): string {
-    return `${conversationId}/turn-${turnNumber}`;
-  }
+  const remember = (messages: readonly ModelMessage[]) => {
+    recent.push(...messages);
+    recent.splice(0, Math.max(0, recent.length - recentMessagesKept));
+  };
 
   setHandler(conversationStateQuery, () => ({
     conversationId,
-    history,
+    history: recent,
+    transcript,
     ...(currentTurnId !== undefined && { currentTurnId }),
     pending,
     queued,
@@ -85,21 +89,15 @@ export async function conversation(rawInput: ConversationInput = {}): Promise<vo
       const waitsBehindAnother = queued.length > 0 || currentTurnId !== undefined;
       queued.push({ ...message, turnId });
       if (currentTurnId && pending.length > 0 && input.onMessageWhilePending === 'supersede') {
-        const turn = getExternalWorkflowHandle(currentTurnId);
-        for (const approval of pending) {
-          await turn.signal(toolApprovalResponseSignal, {
-            approvalId: approval.approvalId,
-            approved: false,
-            reason: supersededReason,
-            approver: 'conversation',
-          });
-        }
+        // The turn denies what it waits for itself, whoever may approve it: denying needs no rights.
+        await getExternalWorkflowHandle(currentTurnId).signal(supersedeTurnSignal, { reason: supersededReason });
       }
       // A message that can start now returns once its turn has started; a queued one returns at once.
       if (!waitsBehindAnother) await condition(() => startedTurns.has(turnId) || lastFailure?.turnId === turnId);
       return { turnId, queued: waitsBehindAnother };
     },
     {
+      // Validators are not replayed, so this schema may change without touching running conversations.
       validator: (message) => {
         const check = sendMessageInputSchema.safeParse(message);
         if (!check.success) {
@@ -119,25 +117,31 @@ export async function conversation(rawInput: ConversationInput = {}): Promise<vo
     await condition(() => queued.length > 0 || timeToContinue());
     if (timeToContinue()) {
       await continueAsNew<typeof conversation>({
-        ...input,
-        history,
+        ...(input.turn && { turn: input.turn }),
+        ...(input.onMessageWhilePending && { onMessageWhilePending: input.onMessageWhilePending }),
+        ...(input.continueAsNewAfterTurns !== undefined && { continueAsNewAfterTurns: input.continueAsNewAfterTurns }),
+        transcript,
+        recent,
         queued: queued.map(({ turnId: _turnId, ...message }) => message),
         turnCount,
       });
     }
     const message = queued.shift() as SendMessageInput & { turnId: string };
-    history.push({ role: 'user', content: message.content });
+    const userMessage: ModelMessage = { role: 'user', content: message.content };
+    remember([userMessage]);
     turnCount += 1;
     turnsThisRun += 1;
     currentTurnId = message.turnId;
     pending = [];
+    const before = transcript;
     try {
       const turn = await startChild(agentTurn, {
         workflowId: message.turnId,
         args: [
           {
             ...input.turn,
-            messages: history,
+            ...(before.head !== undefined && { transcript: before.head }),
+            messages: [...before.tail, userMessage],
             ...(message.requester !== undefined && { requester: message.requester }),
           },
         ],
@@ -145,9 +149,14 @@ export async function conversation(rawInput: ConversationInput = {}): Promise<vo
       });
       startedTurns.add(message.turnId);
       const result = await turn.result();
-      history.push(...result.messages);
+      remember(result.messages);
+      transcript = result.transcript ?? { ...before, tail: [...before.tail, userMessage, ...result.messages] };
     } catch (error) {
-      lastFailure = { turnId: message.turnId, message: (error as Error).message };
+      lastFailure = { turnId: message.turnId, message: failureMessage(error) };
+      // A failed turn keeps what it did, so tools that already ran stay in the history.
+      const kept = keptByFailedTurn(error);
+      remember(kept?.messages ?? []);
+      transcript = kept?.transcript ?? { ...before, tail: [...before.tail, userMessage, ...(kept?.messages ?? [])] };
     } finally {
       currentTurnId = undefined;
       pending = [];
@@ -158,4 +167,20 @@ export async function conversation(rawInput: ConversationInput = {}): Promise<vo
     const limit = input.continueAsNewAfterTurns;
     return workflowInfo().continueAsNewSuggested || (limit !== undefined && turnsThisRun >= limit);
   }
+}
+
+function failureMessage(error: unknown): string {
+  const cause = error instanceof ChildWorkflowFailure ? error.cause : error;
+  return (cause as Error | undefined)?.message ?? String(error);
+}
+
+/** The messages and transcript a failed turn sent along with its failure. */
+function keptByFailedTurn(error: unknown): { messages: ModelMessage[]; transcript?: TranscriptPointer } | undefined {
+  const cause = error instanceof ChildWorkflowFailure ? error.cause : undefined;
+  const details = cause instanceof ApplicationFailure ? cause.details?.[0] : undefined;
+  if (!details || typeof details !== 'object') return undefined;
+  const { messages, transcript } = details as { messages?: unknown; transcript?: TranscriptPointer };
+  return Array.isArray(messages)
+    ? { messages: messages as ModelMessage[], ...(transcript && { transcript }) }
+    : undefined;
 }

@@ -6,9 +6,9 @@ import type {
   SendMessageInput,
   SendMessageResult,
   PendingToolApproval,
+  RecordedDecision,
   RespondToToolApprovalsInput,
   SubmitToolOutputInput,
-  ToolApprovalAuditEntry,
   ToolApprovalDecision,
   ToolResultPart,
   TurnEvent,
@@ -23,7 +23,7 @@ export const agentTurnWorkflowType = 'agentTurn';
 export const toolApprovalResponseSignal = defineSignal<[ToolApprovalDecision]>('toolApprovalResponse');
 
 /** Validated decisions on one or more approvals; returns the recorded decisions. */
-export const respondToToolApprovalsUpdate = defineUpdate<ToolApprovalAuditEntry[], [RespondToToolApprovalsInput]>(
+export const respondToToolApprovalsUpdate = defineUpdate<RecordedDecision[], [RespondToToolApprovalsInput]>(
   'respondToToolApprovals',
 );
 
@@ -69,6 +69,12 @@ export const sendMessageUpdate = defineUpdate<SendMessageResult, [SendMessageInp
 
 /** A conversation's history, running turn, pending approvals and queue. */
 export const conversationStateQuery = defineQuery<ConversationState>('conversationState');
+
+/**
+ * Ends a turn early because a newer message replaces it: everything it waits for is denied with
+ * `reason`, and it asks nobody again. It can only deny, so it needs no approver's rights.
+ */
+export const supersedeTurnSignal = defineSignal<[{ reason: string }]>('supersedeTurn');
 
 /** Sent by a turn to its conversation whenever what it waits for changes. */
 export const turnPendingApprovalsSignal =

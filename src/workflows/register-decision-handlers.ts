@@ -1,9 +1,10 @@
 import { ApplicationFailure, setHandler } from '@temporalio/workflow';
 import { z } from 'zod';
 import {
-  respondToToolApprovalsInputSchema,
   submitToolOutputInputSchema,
+  type RecordedDecision,
   type SubmitToolOutputInput,
+  type ToolApprovalDecision,
   type ToolResultOutput,
   type ToolResultPart,
 } from '../protocol';
@@ -16,6 +17,10 @@ import {
   toolApprovalResponseSignal,
   toolOutputErrorTypes,
 } from './definitions';
+import { readDecision } from './read-decision';
+
+/** Most decisions one update may carry. */
+const maxDecisionsPerUpdate = 100;
 
 /**
  * The turn's message handlers for decisions and client outputs. Validators check everything they
@@ -30,36 +35,24 @@ export function registerDecisionHandlers(options: {
     toolName: string,
     submission: SubmitToolOutputInput,
   ) => Promise<{ valid: true; output: ToolResultOutput } | { valid: false; error: string }>;
-  onDecided: () => void;
   onOutput: (toolCallId: string, toolName: string) => void;
 }): void {
   const { book, outputs } = options;
 
-  setHandler(toolApprovalResponseSignal, (payload) => {
-    book.receiveSignal(payload, new Date());
-    options.onDecided();
-  });
+  setHandler(toolApprovalResponseSignal, (payload) => book.receiveSignal(payload, new Date()));
 
   setHandler(
     respondToToolApprovalsUpdate,
-    ({ responses }) => {
-      const check = book.checkBatch(responses);
+    (request): RecordedDecision[] => {
+      const decisions = readBatch(request);
+      const check = book.checkBatch(decisions, 'update');
       if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, decisionErrorTypes[check.cause]);
       const now = new Date();
-      const recorded = responses.map((decision) => book.apply(decision, 'update', now));
-      options.onDecided();
-      return recorded;
+      return decisions.map((decision) => book.apply(decision, 'update', now));
     },
     {
       validator: (request) => {
-        const parsed = respondToToolApprovalsInputSchema.safeParse(request);
-        if (!parsed.success) {
-          throw ApplicationFailure.nonRetryable(
-            `Invalid respondToToolApprovals input: ${z.prettifyError(parsed.error)}`,
-            decisionErrorTypes.invalid,
-          );
-        }
-        const check = book.checkBatch(parsed.data.responses);
+        const check = book.checkBatch(readBatch(request), 'update');
         if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, decisionErrorTypes[check.cause]);
       },
     },
@@ -90,6 +83,7 @@ export function registerDecisionHandlers(options: {
       return toResult(outputs.outputOf(submission.toolCallId) as ToolResultOutput);
     },
     {
+      // Validators are not replayed, so a schema here may change without touching running turns.
       validator: (submission) => {
         const parsed = submitToolOutputInputSchema.safeParse(submission);
         if (!parsed.success) {
@@ -103,4 +97,26 @@ export function registerDecisionHandlers(options: {
       },
     },
   );
+}
+
+/** The decisions of an update, or a rejection that says what is wrong. */
+function readBatch(request: unknown): ToolApprovalDecision[] {
+  const responses = (request as { responses?: unknown } | null)?.responses;
+  const extra = request && typeof request === 'object' ? Object.keys(request).filter((key) => key !== 'responses') : [];
+  if (!Array.isArray(responses) || responses.length === 0 || responses.length > maxDecisionsPerUpdate || extra.length) {
+    throw ApplicationFailure.nonRetryable(
+      `Invalid respondToToolApprovals input: expected { responses: [1 to ${maxDecisionsPerUpdate} decisions] }.`,
+      decisionErrorTypes.invalid,
+    );
+  }
+  return responses.map((response, index) => {
+    const decision = readDecision(response);
+    if ('invalid' in decision) {
+      throw ApplicationFailure.nonRetryable(
+        `Invalid respondToToolApprovals input: responses[${index}]: ${decision.invalid}.`,
+        decisionErrorTypes.invalid,
+      );
+    }
+    return decision;
+  });
 }

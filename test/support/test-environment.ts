@@ -9,6 +9,10 @@ import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
 import type { ApprovalNotifier } from '../../src/notifications/notification-types';
 import type { Tool } from '../../src/tools';
 import { createTollgateWorker } from '../../src/worker';
+import type { OperatorPolicy } from '../../src/policy';
+
+/** The secret test workers sign approval requests with (the AI SDK's format). */
+export const testApprovalSecret = 'tollgate-test-approval-secret';
 import { routeWorkerLogsToFile } from './test-logs';
 
 /** A Tollgate set-up for one test file: the shared dev server, a task queue of its own, a scripted model. */
@@ -45,6 +49,8 @@ export async function createTestEnvironment(options: {
   startWorker?: boolean;
   onToolApproval?: ToolApprovalPolicy;
   notifiers?: ApprovalNotifier[];
+  /** The operator's policy for the worker (default: none, so the tools' own rules apply). */
+  policy?: OperatorPolicy;
 }): Promise<TestEnvironment> {
   routeWorkerLogsToFile();
   const address = temporalAddress();
@@ -69,6 +75,8 @@ export async function createTestEnvironment(options: {
         tools: options.tools,
         onToolApproval: options.onToolApproval,
         notifiers: options.notifiers,
+        policy: options.policy ?? {},
+        approvalSecret: testApprovalSecret,
         model: { baseURL: model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },
         workflowBundle: { codePath: workflowBundlePath() },
         workerOptions: { shutdownGraceTime: '1s' },

@@ -13,7 +13,7 @@ const { tools, runs } = createTestTools();
 let environment: TestEnvironment;
 
 beforeAll(async () => {
-  environment = await createTestEnvironment({ tools });
+  environment = await createTestEnvironment({ tools, policy: { allowAutoApprove: true } });
 });
 afterAll(async () => {
   await environment?.close();

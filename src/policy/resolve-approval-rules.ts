@@ -1,0 +1,102 @@
+import { durationToMilliseconds, type ApprovalRights, type ApprovalRules, type NotificationTarget } from '../protocol';
+import type { OperatorPolicy, OperatorRules } from './operator-policy';
+
+/** What the caller of a turn asked for; it may only tighten the operator's rules. */
+export interface CallerRules extends ApprovalRules {
+  approvalTimeout?: string | number;
+  onExpire?: 'deny' | 'fail';
+}
+
+/** The rules one approval runs under, and what of the caller's request was not honoured. */
+export interface ResolvedApprovalRules {
+  rights?: ApprovalRights;
+  timeoutMs?: number;
+  onExpire: 'deny' | 'fail';
+  notify: NotificationTarget[];
+  remindAfterMs?: number;
+  escalateTo?: NotificationTarget[];
+  /** Sentences for the turn's events: caller rules that would have loosened the operator's. */
+  refused: string[];
+}
+
+/**
+ * The rules for one call of `toolName`: the operator's defaults, the tool's own rules and the
+ * operator's rules for the tool, in that order, then the caller's rules where they are stricter.
+ * The one place that decides who may approve what.
+ */
+export function resolveApprovalRules(options: {
+  policy: OperatorPolicy;
+  toolName: string;
+  /** Rules the tool was defined with (its author is the operator too). */
+  toolRules?: ApprovalRules & { approvalTimeoutMs?: number; onExpire?: 'deny' | 'fail' };
+  caller?: CallerRules;
+  requester?: string;
+}): ResolvedApprovalRules {
+  const { policy, toolName, toolRules, caller, requester } = options;
+  const operator: OperatorRules & { timeoutMs?: number } = {
+    ...policy.defaults,
+    ...withoutUndefined(toolRules ?? {}),
+    ...(toolRules?.approvalTimeoutMs !== undefined && { timeoutMs: toolRules.approvalTimeoutMs }),
+    ...policy.tools?.[toolName],
+  };
+  const refused: string[] = [];
+  let approvers = operator.approvers;
+  if (caller?.approvers) {
+    if (!approvers) approvers = caller.approvers;
+    else {
+      const narrowed = caller.approvers.filter((person) => approvers?.includes(person));
+      if (narrowed.length > 0) approvers = narrowed;
+      else
+        refused.push(
+          `The turn's approvers (${caller.approvers.join(', ')}) are not among the operator's for ${toolName}; the operator's apply.`,
+        );
+    }
+  }
+  const operatorSelf = operator.allowSelfApproval ?? approvers === undefined;
+  const allowSelfApproval = operatorSelf && caller?.allowSelfApproval !== false;
+  if (caller?.allowSelfApproval === true && !operatorSelf)
+    refused.push(`Self-approval stays off for ${toolName}: the operator does not allow it.`);
+  const quorum = Math.max(operator.quorum ?? 1, caller?.quorum ?? 1);
+  const operatorTimeout =
+    operator.timeoutMs ??
+    (operator.approvalTimeout !== undefined ? durationToMilliseconds(operator.approvalTimeout) : undefined);
+  const callerTimeout =
+    caller?.approvalTimeout !== undefined ? durationToMilliseconds(caller.approvalTimeout) : undefined;
+  const timeoutMs = minimum(operatorTimeout, callerTimeout);
+  const onExpire =
+    operator.onExpire === 'fail' || (toolRules?.onExpire ?? caller?.onExpire) === 'fail' ? 'fail' : 'deny';
+  if (caller?.notify?.length || caller?.escalateTo?.length) {
+    refused.push(
+      `Notification targets come from the operator's policy; the turn's own targets for ${toolName} were not used.`,
+    );
+  }
+  const remindAfter = operator.remindAfter ?? caller?.remindAfter;
+  const rights: ApprovalRights | undefined =
+    approvers === undefined && allowSelfApproval && quorum === 1
+      ? undefined
+      : {
+          ...(approvers && { approvers }),
+          allowSelfApproval,
+          quorum,
+          ...(requester !== undefined && { requester }),
+        };
+  return {
+    ...(rights && { rights }),
+    ...(timeoutMs !== undefined && { timeoutMs }),
+    onExpire,
+    notify: operator.notify ?? [],
+    ...(remindAfter !== undefined && { remindAfterMs: durationToMilliseconds(remindAfter) }),
+    ...(operator.escalateTo && { escalateTo: operator.escalateTo }),
+    refused,
+  };
+}
+
+function minimum(a: number | undefined, b: number | undefined): number | undefined {
+  if (a === undefined) return b;
+  if (b === undefined) return a;
+  return Math.min(a, b);
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,69 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ContentRef } from '../protocol';
+import { ContentNotFoundError, isContentRef, type ContentStore } from './content-store';
+
+/**
+ * A content store in a folder: one file per value, named by its hash, written atomically (temp file,
+ * then rename), so a crash never leaves a half-written value under a valid name. Good for one
+ * machine or a shared volume; a cluster of workers needs a shared folder or another store.
+ *
+ * @example
+ * const store = new FileContentStore('.tollgate/store');
+ * const ref = await store.put({ role: 'user', content: 'hi' });
+ */
+export class FileContentStore implements ContentStore {
+  private readonly cache = new Map<ContentRef, unknown>();
+
+  constructor(
+    readonly folder: string,
+    /** Values kept in memory, most recent first; a turn's next step reads what its last one wrote. */
+    private readonly cacheSize = 2_000,
+  ) {}
+
+  async put(value: unknown): Promise<ContentRef> {
+    const text = JSON.stringify(value);
+    const ref: ContentRef = `sha256:${createHash('sha256').update(text).digest('hex')}`;
+    if (!this.cache.has(ref)) {
+      const file = this.fileOf(ref);
+      await mkdir(path.dirname(file), { recursive: true });
+      const temporary = `${file}.${randomUUID()}.tmp`;
+      await writeFile(temporary, text, { mode: 0o600 });
+      await rename(temporary, file);
+    }
+    this.remember(ref, JSON.parse(text));
+    return ref;
+  }
+
+  async get(ref: ContentRef): Promise<unknown> {
+    if (!isContentRef(ref)) throw new TypeError(`"${String(ref)}" is not a content reference (sha256:<64 hex>).`);
+    if (this.cache.has(ref)) return this.cache.get(ref);
+    let text: string;
+    try {
+      text = await readFile(this.fileOf(ref), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ContentNotFoundError(ref);
+      throw error;
+    }
+    const value: unknown = JSON.parse(text);
+    this.remember(ref, value);
+    return value;
+  }
+
+  private fileOf(ref: ContentRef): string {
+    const hex = ref.slice('sha256:'.length);
+    return path.join(this.folder, hex.slice(0, 2), hex);
+  }
+
+  private remember(ref: ContentRef, value: unknown): void {
+    this.cache.delete(ref);
+    this.cache.set(ref, value);
+    if (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value as ContentRef);
+  }
+}
+
+/** The store the environment names: `TOLLGATE_STORE_DIR`, default `.tollgate/store`. */
+export function contentStoreFromEnvironment(environment: NodeJS.ProcessEnv = process.env): FileContentStore {
+  return new FileContentStore(path.resolve(environment.TOLLGATE_STORE_DIR || '.tollgate/store'));
+}
