@@ -251,7 +251,7 @@ const headlineHeader: Row = {
 
 function growthRows(report: BenchReport): string[][] {
   return report.growth.map((growth) => {
-    if ('error' in growth) return [String(growth.steps), `failed: ${growth.error}`, '', '', '', '', '', '', ''];
+    if ('error' in growth) return [String(growth.steps), `failed: ${growth.error}`, '', '', '', '', '', '', '', ''];
     const underLimit = growth.historyBytes < targets.growthHistoryBytes;
     return [
       String(growth.steps),
@@ -260,7 +260,8 @@ function growthRows(report: BenchReport): string[][] {
       String(growth.historyEvents),
       bytes(growth.historyBytes),
       bytes(growth.historyBytes / Math.max(1, growth.toolRuns)),
-      bytes(growth.largestPayloadBytes),
+      `${bytes(growth.largestPayloadBytes)} (${growth.largestPayloadEvent || '–'})`,
+      bytes(growth.storeBytes),
       `${(growth.wallMs / 1000).toFixed(1)} s`,
       growth.completed && underLimit ? 'completes, < 5 MiB: met' : 'completes, < 5 MiB: MISSED',
     ];
@@ -274,7 +275,8 @@ const growthHeader = [
   'events',
   'history',
   'history per step',
-  'largest payload',
+  'largest payload (event)',
+  'outside history',
   'wall time',
   'target',
 ];

@@ -7,17 +7,28 @@ export interface HistorySize {
   events: number;
   /** The history's serialized (protobuf) size: what the server's 50 MB limit counts. */
   bytes: number;
-  /** The largest single payload's data in the history: what the 2 MB payload limit counts. */
+  /** The largest single payload in the history (encoded): what the 2 MB payload limit counts. */
   largestPayloadBytes: number;
+  /** The type of the event that holds it, e.g. `ACTIVITY_TASK_SCHEDULED`. */
+  largestPayloadEvent: string;
 }
 
 /** Fetches a workflow's history and measures it. */
 export async function historySizeOf(handle: WorkflowHandle): Promise<HistorySize> {
   const history = await handle.fetchHistory();
+  let largestPayloadBytes = 0;
+  let largestPayloadEvent = '';
+  for (const event of history.events ?? []) {
+    const largest = largestPayload(event);
+    if (largest <= largestPayloadBytes) continue;
+    largestPayloadBytes = largest;
+    largestPayloadEvent = (temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? '').replace(/^EVENT_TYPE_/, '');
+  }
   return {
     events: history.events?.length ?? 0,
     bytes: temporal.api.history.v1.History.encode(history).finish().length,
-    largestPayloadBytes: largestPayload(history),
+    largestPayloadBytes,
+    largestPayloadEvent,
   };
 }
 

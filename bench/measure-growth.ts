@@ -1,3 +1,5 @@
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
 import type { TollgateClient } from '../src/client';
 import type { ModelServer } from '../src/dev/model-server';
 import { withTimeout } from './async-helpers';
@@ -21,8 +23,11 @@ export interface GrowthResult {
   historyBytes: number;
   /** Events in the history. */
   historyEvents: number;
-  /** Largest single payload in the history (bytes). */
+  /** Largest single payload in the history (bytes), and the event type that holds it. */
   largestPayloadBytes: number;
+  largestPayloadEvent: string;
+  /** What the turn added to the worker's content store (bytes kept outside history). */
+  storeBytes: number;
   /** From start to end or failure (ms). */
   wallMs: number;
 }
@@ -33,13 +38,14 @@ export async function measureGrowth(
   model: ModelServer,
   worker: WorkerChild,
   steps: number,
-  options: { timeoutMs: number; progress: (line: string) => void },
+  options: { timeoutMs: number; storeFolder: string; progress: (line: string) => void },
 ): Promise<GrowthResult> {
   const key = `[bench-growth-${steps}]`;
   const calls = Array.from({ length: steps }, (_, step) => ({
     toolCalls: [{ name: benchToolNames.read, arguments: { turn: key, step } }],
   }));
   model.scriptFor(key, ...calls, { text: `Read ${steps} files of ${growthOutputBytes} bytes.` });
+  const storeBefore = folderBytes(options.storeFolder);
   const started = nowMs();
   const handle = await tollgate.startTurn(
     {
@@ -77,6 +83,8 @@ export async function measureGrowth(
     historyBytes: size.bytes,
     historyEvents: size.events,
     largestPayloadBytes: size.largestPayloadBytes,
+    largestPayloadEvent: size.largestPayloadEvent,
+    storeBytes: folderBytes(options.storeFolder) - storeBefore,
     wallMs,
   };
 }
@@ -92,4 +100,17 @@ function describeFailure(error: unknown): string {
     current = current.cause as typeof current;
   }
   return terminated ? `terminated: ${message}` : message;
+}
+
+/** Bytes of the files under a folder; 0 when it does not exist. */
+function folderBytes(folder: string): number {
+  let total = 0;
+  try {
+    for (const entry of readdirSync(folder, { withFileTypes: true, recursive: true })) {
+      if (entry.isFile()) total += statSync(path.join(entry.parentPath, entry.name)).size;
+    }
+  } catch {
+    return total;
+  }
+  return total;
 }

@@ -25,6 +25,10 @@ import { WorkerChild } from './worker-child';
 
 const startedAt = Date.now();
 const outputFolder = path.resolve(__dirname, '../.tollgate/bench');
+// The turns' content store (transcripts, large outputs), the bench's own so that its size can be read
+// and the dev store stays clean. Both the workers and the client inherit it from the environment.
+const storeFolder = path.join(outputFolder, `store-${process.pid}`);
+process.env.TOLLGATE_STORE_DIR = storeFolder;
 const warmUpTurns = 3;
 const latencyLimits: TurnLimits = { pollMs: 5, stepTimeoutMs: 30_000 };
 // While hundreds of turns start, a slower poll keeps the queries from becoming the load being measured.
@@ -58,13 +62,13 @@ class Resources {
     await this.connection?.close().catch(() => undefined);
     await this.model?.close().catch(() => undefined);
     await this.server?.stop().catch(() => undefined);
-    for (const file of this.files) rmSync(file, { force: true });
+    for (const file of this.files) rmSync(file, { force: true, recursive: true });
   }
 
   /** On Ctrl-C: kill at once, the exit hook of the dev server does the rest. */
   killNow(): void {
     for (const worker of this.workers) worker.kill();
-    for (const file of this.files) rmSync(file, { force: true });
+    for (const file of this.files) rmSync(file, { force: true, recursive: true });
   }
 }
 
@@ -95,6 +99,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   mkdirSync(outputFolder, { recursive: true });
+  resources.files.push(storeFolder);
 
   try {
     progress('starting the Temporal dev server and bundling both workflows');
@@ -185,11 +190,15 @@ async function main(): Promise<void> {
           const turns = completedTurns[system.name].slice(0, options.historySamples);
           if (turns.length === 0) throw new Error('no completed turn to measure');
           const sizes = await Promise.all(turns.map((turn) => historySizeOf(system.handle(turn))));
+          const largest = sizes.reduce((first, second) =>
+            second.largestPayloadBytes > first.largestPayloadBytes ? second : first,
+          );
           return {
             samples: sizes.length,
             events: mean(sizes.map((size) => size.events)),
             bytes: mean(sizes.map((size) => size.bytes)),
-            largestPayloadBytes: Math.max(...sizes.map((size) => size.largestPayloadBytes)),
+            largestPayloadBytes: largest.largestPayloadBytes,
+            largestPayloadEvent: largest.largestPayloadEvent,
           };
         });
       }
@@ -217,6 +226,7 @@ async function main(): Promise<void> {
         const measured = await attempt(`the ${steps}-step turn`, () =>
           measureGrowth(tollgate, model, tollgateWorker, steps, {
             timeoutMs: 60_000 + steps * 1_000,
+            storeFolder,
             progress: (line) => progress(`tollgate: ${line}`),
           }),
         );
