@@ -1,14 +1,18 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../define-tool';
 import { runCommand } from './run-command';
+import { bubblewrapArguments, describeSandbox } from './sandbox';
+import { prepareToolHome } from './tool-environment';
 import type { WorkspaceSettings } from './workspace-settings';
 
 /**
  * `bash`: runs a shell command in the workspace folder. It needs approval.
  *
- * Unlike the file tools this one is not confined: a shell can `cd ..`, follow any path and reach the network, and
- * no check on the command text could stop that reliably. It starts in the workspace and runs with the worker's
- * user and environment; the person approving each call is the safeguard, which is why approval is not optional.
+ * It never gets the worker's environment, only the allow-listed one of `settings.environment`. Where bubblewrap
+ * works (`settings.sandbox`), it runs confined to the workspace: no other file is readable or writable, no network
+ * unless configured, no view of other processes. Without the sandbox it runs with the worker's user and can reach
+ * the file system and the network, and no check on the command text could stop that reliably: the person approving
+ * each call is then the safeguard, which is why approval is not optional.
  */
 export function createBashTool(settings: WorkspaceSettings): Tool {
   const bashInput = z.object({
@@ -20,6 +24,8 @@ export function createBashTool(settings: WorkspaceSettings): Tool {
       .optional()
       .describe(`Milliseconds before the command is killed; at most and by default ${settings.bashTimeoutMs}.`),
   });
+  const { sandbox, environment } = settings;
+  let homeReady = false;
   return defineTool({
     name: 'bash',
     // A shell command may not be safe to repeat: if a worker dies mid-run, it is reported, not rerun.
@@ -28,18 +34,32 @@ export function createBashTool(settings: WorkspaceSettings): Tool {
       'Run a command with bash -c; it runs in the workspace folder, with no input. Returns JSON ' +
       '{ exitCode, stdout, stderr, timedOut }; a non-zero exitCode is reported, not an error. The command and ' +
       `everything it started is killed after timeoutMs (default and maximum ${settings.bashTimeoutMs} ms). ` +
-      `stdout and stderr are each capped at ${settings.maxOutputBytes} bytes, keeping the beginning and the end.`,
+      `stdout and stderr are each capped at ${settings.maxOutputBytes} bytes, keeping the beginning and the end ` +
+      'around a note saying how much was left out. ' +
+      describeSandbox(sandbox),
     inputSchema: bashInput,
     needsApproval: true,
-    execute: (input, context) =>
-      runCommand({
+    execute: (input, context) => {
+      if (!homeReady) {
+        prepareToolHome(environment);
+        homeReady = true;
+      }
+      return runCommand({
         command: input.command,
         cwd: settings.root,
+        environment: environment.variables,
+        ...(sandbox.type === 'bubblewrap' && {
+          launcher: [
+            sandbox.executable,
+            ...bubblewrapArguments(sandbox, { root: settings.root, home: environment.home }),
+          ],
+        }),
         // The input may only shorten the timeout: the configured one is what the operator agreed to.
         timeoutMs: Math.min(input.timeoutMs ?? settings.bashTimeoutMs, settings.bashTimeoutMs),
         maxOutputBytes: settings.maxOutputBytes,
         abortSignal: context.abortSignal,
         heartbeat: () => context.heartbeat(),
-      }),
+      });
+    },
   });
 }

@@ -6,6 +6,8 @@ import { createGrepTool } from './grep-tool';
 import { createListDirTool } from './list-dir-tool';
 import { createReadFileTool } from './read-file-tool';
 import { resolveWorkspaceRoot } from './resolve-workspace-root';
+import { resolveSandbox } from './sandbox';
+import { resolveToolEnvironment } from './tool-environment';
 import { createWriteFileTool } from './write-file-tool';
 import {
   defaultBashTimeoutMs,
@@ -17,16 +19,30 @@ import {
 /**
  * The example coding-agent toolset, confined to one workspace folder: `readFile`, `listDir`, `glob` and `grep` run
  * freely; `writeFile`, `editFile` and `bash` need a person's approval. File tools refuse paths outside the
- * workspace; `bash` starts in it but is a shell, so approval is what confines it.
+ * workspace, race-free, and writes through hard links. `bash` gets an allow-listed environment, never the worker's
+ * (`env`), and runs in a bubblewrap sandbox confined to the workspace where `bwrap` works (`sandbox`); without it,
+ * it is a shell with the worker's user, and approval is what confines it.
+ *
+ * @throws Error for `sandbox: 'bubblewrap'` when bwrap is missing or cannot build a sandbox on this machine.
  *
  * @example
- * const registry = new ToolRegistry(createWorkspaceTools({ root: '/srv/agent-workspace', bashTimeoutMs: 60_000 }));
+ * const registry = new ToolRegistry(
+ *   createWorkspaceTools({
+ *     root: '/srv/agent-workspace',
+ *     bashTimeoutMs: 60_000,
+ *     env: { allow: ['NODE_ENV'] },
+ *     sandbox: { mode: 'bubblewrap', network: false },
+ *   }),
+ * );
  */
 export function createWorkspaceTools(options: WorkspaceToolsOptions = {}): Tool[] {
+  const root = resolveWorkspaceRoot(options.root);
   const settings: WorkspaceSettings = {
-    root: resolveWorkspaceRoot(options.root),
+    root,
     bashTimeoutMs: positiveInteger('bashTimeoutMs', options.bashTimeoutMs ?? defaultBashTimeoutMs),
     maxOutputBytes: positiveInteger('maxOutputBytes', options.maxOutputBytes ?? defaultMaxOutputBytes),
+    environment: resolveToolEnvironment(options.env, root),
+    sandbox: resolveSandbox(options.sandbox, root),
   };
   return [
     createReadFileTool(settings),

@@ -8,3 +8,6 @@ export {
   type WorkspaceToolsOptions,
 } from './workspace-settings';
 export { type CommandResult } from './run-command';
+export { openInWorkspace, type OpenedWorkspaceEntry, type WorkspaceOpenPurpose } from './open-in-workspace';
+export { resolveSandbox, type ResolvedSandbox, type SandboxMode, type SandboxOptions } from './sandbox';
+export { resolveToolEnvironment, type ToolEnvironment, type ToolEnvironmentOptions } from './tool-environment';

@@ -20,6 +20,10 @@ export interface RunCommandInput {
   command: string;
   /** The folder it runs in. */
   cwd: string;
+  /** The whole environment of the command: nothing of the worker's is passed on besides what is here. */
+  environment: Record<string, string>;
+  /** A program and its arguments that run `bash -c command` for us, such as a sandbox; none by default. */
+  launcher?: string[];
   /** Milliseconds before the command's process group is killed. */
   timeoutMs: number;
   /** The most bytes kept of each of stdout and stderr. */
@@ -40,7 +44,8 @@ const pipeGraceMs = 250;
 
 /**
  * Runs `bash -c command` in its own process group, so that a timeout or an abort kills the command and everything
- * it started, not only bash. Output is collected within `maxOutputBytes` per stream.
+ * it started, not only bash. Output is collected within `maxOutputBytes` per stream. The command gets exactly
+ * `environment`, never the worker's environment, which holds the secrets that guard approvals.
  *
  * @throws Error when bash cannot start, or when `abortSignal` is aborted (the group is killed first).
  */
@@ -49,8 +54,10 @@ export function runCommand(input: RunCommandInput): Promise<CommandResult> {
     return Promise.reject(new Error('The command was cancelled before it started; it did not run.'));
   }
   return new Promise<CommandResult>((resolve, reject) => {
-    const child = spawn('bash', ['-c', input.command], {
+    const argv = [...(input.launcher ?? []), 'bash', '-c', input.command];
+    const child = spawn(argv[0] as string, argv.slice(1), {
       cwd: input.cwd,
+      env: input.environment,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

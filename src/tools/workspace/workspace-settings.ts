@@ -1,3 +1,6 @@
+import type { ResolvedSandbox, SandboxMode, SandboxOptions } from './sandbox';
+import type { ToolEnvironment, ToolEnvironmentOptions } from './tool-environment';
+
 /** What `createWorkspaceTools` accepts; every field has a default. */
 export interface WorkspaceToolsOptions {
   /** The folder the tools work in; default `TOLLGATE_WORKSPACE` or `.tollgate/workspace`. Created if missing. */
@@ -6,6 +9,16 @@ export interface WorkspaceToolsOptions {
   bashTimeoutMs?: number;
   /** The most bytes of text a tool returns (per stream for `bash`). Default 32 KiB. */
   maxOutputBytes?: number;
+  /**
+   * What `bash` sees of the worker's environment: PATH, LANG, LC_ALL, TZ, a HOME of its own and TERM=dumb, plus
+   * the variables named in `allow` and `TOLLGATE_TOOL_ENV_ALLOW`. Never the worker's whole environment.
+   */
+  env?: ToolEnvironmentOptions;
+  /**
+   * Where `bash` runs: `'auto'` (default, or `TOLLGATE_TOOL_SANDBOX`) runs it in bubblewrap when `bwrap` is installed
+   * and works, `'bubblewrap'` requires it, `'none'` runs it with the worker's user and file system.
+   */
+  sandbox?: SandboxMode | SandboxOptions;
 }
 
 /** The options with their defaults applied, as each tool gets them. */
@@ -16,6 +29,10 @@ export interface WorkspaceSettings {
   bashTimeoutMs: number;
   /** The most bytes of text a tool returns. */
   maxOutputBytes: number;
+  /** The environment of processes the tools start. */
+  environment: ToolEnvironment;
+  /** How `bash` is confined. */
+  sandbox: ResolvedSandbox;
 }
 
 /** Default for `bashTimeoutMs`. */

@@ -4,12 +4,18 @@ import path from 'node:path';
 import type { Tool, ToolExecutionContext } from '../../../src/tools/define-tool';
 import { createWorkspaceTools, type WorkspaceToolsOptions } from '../../../src/tools/workspace';
 
-/** A fresh workspace in a temp folder, with a folder outside it to try to escape to. */
+/**
+ * A fresh workspace in a temp folder, with a folder outside it to try to escape to. `bash` runs unsandboxed unless
+ * the options ask for a sandbox, so that tests behave the same on machines with and without bubblewrap, and HOME is
+ * a folder next to the workspace, removed with it.
+ */
 export interface TestWorkspace {
   /** The workspace root, as a real path. */
   root: string;
   /** A folder next to the workspace, holding `secret.txt`. */
   outside: string;
+  /** The HOME of processes the tools start, next to the workspace. */
+  home: string;
   /** The tool with this name. */
   tool(name: string): Tool;
   /** Calls a tool the way the worker does: input parsed by its schema first. */
@@ -29,7 +35,8 @@ export function createTestWorkspace(options: Omit<WorkspaceToolsOptions, 'root'>
   const outside = path.join(base, 'outside');
   fs.mkdirSync(outside);
   fs.writeFileSync(path.join(outside, 'secret.txt'), 'top secret\n');
-  const tools = createWorkspaceTools({ ...options, root });
+  const home = path.join(base, 'home');
+  const tools = createWorkspaceTools({ sandbox: 'none', ...options, env: { home, ...options.env }, root });
   const tool = (name: string): Tool => {
     const found = tools.find((candidate) => candidate.name === name);
     if (!found) throw new Error(`No tool named ${name}`);
@@ -38,6 +45,7 @@ export function createTestWorkspace(options: Omit<WorkspaceToolsOptions, 'root'>
   return {
     root,
     outside,
+    home,
     tool,
     call: async (name, input, context = {}) => {
       const selected = tool(name);
