@@ -72,4 +72,12 @@ describe('editFile', () => {
     );
     expect(fs.readFileSync(path.join(workspace.outside, 'secret.txt'), 'utf8')).toBe('top secret\n');
   });
+
+  it('refuses to edit through a hard link to a file outside the workspace', async () => {
+    fs.linkSync(path.join(workspace.outside, 'secret.txt'), path.join(workspace.root, 'hard.txt'));
+    await expect(workspace.call('editFile', { path: 'hard.txt', oldText: 'top', newText: 'no' })).rejects.toThrow(
+      /Cannot write "hard.txt": it is a hard link/,
+    );
+    expect(fs.readFileSync(path.join(workspace.outside, 'secret.txt'), 'utf8')).toBe('top secret\n');
+  });
 });
