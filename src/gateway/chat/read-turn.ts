@@ -6,8 +6,6 @@ import type { AgentTurnResult } from '../../protocol';
 import { agentTurnStateQuery } from '../../workflows/definitions';
 import type { TurnSnapshot } from './turn-snapshot';
 
-const modelActivityType = 'callModel';
-
 /**
  * Reads a turn cheaply and often: `describe` every time (a server call that needs no worker and carries the model
  * activity's heartbeat), the `agentTurnState` query only when the history has grown since the last read, and the
@@ -77,17 +75,20 @@ export class TurnReader {
     };
   }
 
-  /** The in-flight model call's latest heartbeat, from the current attempt only (a retry starts afresh). */
+  /**
+   * The in-flight model call's latest heartbeat, from the current attempt only (a retry starts afresh). Found by
+   * what it reports, not by activity type, so the model step may be any activity that streams through
+   * `ModelStreamReporter`.
+   */
   private async modelProgress(description: WorkflowExecutionDescription): Promise<ModelStreamProgress | undefined> {
-    const activity = description.raw.pendingActivities?.find(
-      (pending) => pending.activityType?.name === modelActivityType,
-    );
-    const payloads = activity?.heartbeatDetails?.payloads;
-    if (!activity || !payloads || payloads.length === 0) return undefined;
     const converter = this.tollgate.client.workflow.options.loadedDataConverter;
-    const progress = await decodeFromPayloadsAtIndex<unknown>(converter, 0, payloads);
-    if (!isModelStreamProgress(progress) || progress.attempt !== (activity.attempt ?? 1)) return undefined;
-    return progress;
+    for (const activity of description.raw.pendingActivities ?? []) {
+      const payloads = activity.heartbeatDetails?.payloads;
+      if (!payloads || payloads.length === 0) continue;
+      const progress = await decodeFromPayloadsAtIndex<unknown>(converter, 0, payloads).catch(() => undefined);
+      if (isModelStreamProgress(progress) && progress.attempt === (activity.attempt ?? 1)) return progress;
+    }
+    return undefined;
   }
 }
 

@@ -1,0 +1,181 @@
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import {
+  AbstractChat,
+  DefaultChatTransport,
+  type ChatInit,
+  type ChatState,
+  type ChatStatus,
+  type UIMessage,
+  type UIMessageChunk,
+} from 'ai';
+import { randomUUID } from 'node:crypto';
+import { TollgateClient } from '../../../src/client';
+import { startModelServer, type ModelServer } from '../../../src/dev/model-server';
+import { chatExtension } from '../../../src/gateway/chat';
+import { createTollgateWorker } from '../../../src/worker';
+import { temporalAddress, workflowBundlePath } from '../../support/test-environment';
+import { routeWorkerLogsToFile } from '../../support/test-logs';
+import { createTestTools, type ToolRun } from '../../support/test-tools';
+import { startGateway, testTokenGrants, testTokens, type RunningGateway } from '../gateway-fixture';
+
+/** The whole stack a chat talks to: Temporal (shared), a worker, the scripted model, the gateway with its chat routes. */
+export interface ChatStack {
+  taskQueue: string;
+  tollgate: TollgateClient;
+  model: ModelServer;
+  gateway: RunningGateway;
+  runs: ToolRun[];
+  startWorker(): Promise<void>;
+  stopWorker(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const allowedOrigin = 'http://chat.example';
+
+export async function startChatStack(options: { worker?: boolean } = {}): Promise<ChatStack> {
+  routeWorkerLogsToFile();
+  const address = temporalAddress();
+  const connection = await Connection.connect({ address });
+  const taskQueue = `chat-${randomUUID()}`;
+  const tollgate = new TollgateClient(new Client({ connection }), taskQueue);
+  const model = await startModelServer();
+  const nativeConnection = await NativeConnection.connect({ address });
+  const { tools, runs } = createTestTools();
+  let running: { worker: Worker; done: Promise<void> } | undefined;
+  const gateway = await startGateway(tollgate, {
+    extensions: [
+      chatExtension({ tokens: testTokenGrants(), allowedOrigins: [allowedOrigin], timing: { pollIntervalMs: 100 } }),
+    ],
+  });
+  const stack: ChatStack = {
+    taskQueue,
+    tollgate,
+    model,
+    gateway,
+    runs,
+    async startWorker() {
+      if (running) return;
+      const worker = await createTollgateWorker({
+        connection: nativeConnection,
+        taskQueue,
+        tools,
+        model: { baseURL: model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },
+        workflowBundle: { codePath: workflowBundlePath() },
+        // Heartbeats reach the server within 200 ms, so the chat sees the model's tokens while it runs.
+        workerOptions: {
+          shutdownGraceTime: '1s',
+          maxHeartbeatThrottleInterval: '200ms',
+          defaultHeartbeatThrottleInterval: '200ms',
+        },
+      });
+      running = { worker, done: worker.run() };
+    },
+    async stopWorker() {
+      if (!running) return;
+      const { worker, done } = running;
+      running = undefined;
+      worker.shutdown();
+      await done;
+    },
+    async close() {
+      await stack.stopWorker();
+      await gateway.close();
+      await model.close();
+      await nativeConnection.close();
+      await connection.close();
+    },
+  };
+  if (options.worker !== false) await stack.startWorker();
+  return stack;
+}
+
+class NodeChatState implements ChatState<UIMessage> {
+  status: ChatStatus = 'ready';
+  error: Error | undefined = undefined;
+  constructor(public messages: UIMessage[] = []) {}
+  pushMessage = (message: UIMessage) => void this.messages.push(message);
+  popMessage = () => void this.messages.pop();
+  replaceMessage = (index: number, message: UIMessage) => {
+    this.messages[index] = message;
+  };
+  snapshot = <T>(thing: T): T => structuredClone(thing);
+}
+
+/** The `ai` package's own chat client, as `useChat` drives it, with every chunk it received. */
+export class NodeChat extends AbstractChat<UIMessage> {
+  /** Every chunk of every response, parsed by the SDK's transport. */
+  readonly chunks: UIMessageChunk[] = [];
+  /** Every raw SSE `data:` payload, to check against uiMessageChunkSchema. */
+  readonly rawEvents: string[] = [];
+
+  constructor(
+    gateway: RunningGateway,
+    init: Omit<ChatInit<UIMessage>, 'transport' | 'state'> & { as?: keyof typeof testTokens; messages?: UIMessage[] },
+  ) {
+    const state = new NodeChatState(init.messages ?? []);
+    const rawEvents: string[] = [];
+    const transport = new DefaultChatTransport<UIMessage>({
+      api: `${gateway.url}/api/chat`,
+      headers: { authorization: `Bearer ${testTokens[init.as ?? 'ana']}` },
+      fetch: async (input, requestInit) => {
+        const response = await fetch(input, requestInit);
+        if (!response.body || !response.ok) return response;
+        const [mine, theirs] = response.body.tee();
+        void collectEvents(mine, rawEvents);
+        return new Response(theirs, { status: response.status, headers: response.headers });
+      },
+    });
+    super({ ...init, state, transport });
+    this.rawEvents = rawEvents;
+  }
+
+  latestMessage(): UIMessage | undefined {
+    return this.messages.at(-1);
+  }
+
+  /** The tool parts of the last assistant message. */
+  toolParts(): Array<UIMessage['parts'][number] & { toolCallId: string; state: string }> {
+    const last = this.messages.findLast((message) => message.role === 'assistant');
+    return (last?.parts ?? []).filter((part) => 'toolCallId' in part) as never;
+  }
+
+  text(): string {
+    const last = this.messages.findLast((message) => message.role === 'assistant');
+    return (last?.parts ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('');
+  }
+}
+
+async function collectEvents(stream: ReadableStream<Uint8Array>, into: string[]): Promise<void> {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for await (const piece of stream as unknown as AsyncIterable<Uint8Array>) {
+      buffer += decoder.decode(piece, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const event = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        for (const line of event.split('\n')) if (line.startsWith('data: ')) into.push(line.slice(6));
+      }
+    }
+  } catch {
+    // The client went away mid-stream: what arrived is kept.
+  }
+}
+
+/** Waits until `check` holds, polling. */
+export async function eventually<T>(
+  read: () => T | Promise<T>,
+  check: (value: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T;
+  do {
+    last = await read();
+    if (check(last)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  } while (Date.now() < deadline);
+  throw new Error(`Timed out; last value: ${JSON.stringify(last)}`);
+}
