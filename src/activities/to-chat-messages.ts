@@ -30,6 +30,8 @@ export function toChatMessages(messages: readonly ModelMessage[]): ChatMessage[]
               ]
             : [],
         );
+        // Approval requests alone (a resumed turn's fresh requests) say nothing to the model.
+        if (text.length === 0 && toolCalls.length === 0) return [];
         return [
           {
             role: 'assistant',

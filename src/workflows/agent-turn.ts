@@ -17,6 +17,7 @@ import {
   type AgentTurnInput,
   type AgentTurnResult,
   type AgentTurnStatus,
+  type AssistantContentPart,
   type ModelMessage,
   type PlannedToolCall,
   type ToolResultOutput,
@@ -171,14 +172,39 @@ class AgentTurn {
       return approvalId;
     });
     this.showPending();
+    this.addFreshRequests(resumed.calls.map(({ plan }) => plan));
     const plans = resumed.calls.map(({ plan }) => plan);
     if (this.halted()) {
-      await this.settleWhatNeedsNoPerson(plans, opened);
+      await this.settleWhatNeedsNoPerson(plans, opened, false);
       return true;
     }
     const results = await Promise.all(plans.map((plan, index) => this.settle(plan, opened[index])));
-    this.addToolMessage(plans, opened, results);
+    // The caller's messages already hold the decisions; the turn adds only the results.
+    this.addToolMessage(plans, opened, results, false);
     return false;
+  }
+
+  /**
+   * Open calls of an earlier turn wait under fresh requests of this turn (so a decision by id
+   * reaches the turn that waits); the caller sees them as an assistant message of requests.
+   */
+  private addFreshRequests(plans: PlannedToolCall[]): void {
+    const content = plans.flatMap((plan): AssistantContentPart[] =>
+      plan.kind === 'ask' && !this.approvals.book.decisionOf(plan.approval.approvalId)
+        ? [
+            {
+              type: 'tool-approval-request',
+              approvalId: plan.approval.approvalId,
+              toolCallId: plan.call.toolCallId,
+              ...(plan.approval.signature !== undefined && { signature: plan.approval.signature }),
+            },
+          ]
+        : [],
+    );
+    if (content.length === 0) return;
+    const message: ModelMessage = { role: 'assistant', content };
+    this.messages.push(message);
+    this.transcript = { ...this.transcript, tail: [...this.transcript.tail, message] };
   }
 
   /** A decision from the messages counts like any other: authenticated, and by someone with the right. */
@@ -261,7 +287,11 @@ class AgentTurn {
   }
 
   /** Halt mode: runs what needs no person, records it, and leaves the rest to the caller. */
-  private async settleWhatNeedsNoPerson(plans: PlannedToolCall[], opened: Array<string | undefined>): Promise<void> {
+  private async settleWhatNeedsNoPerson(
+    plans: PlannedToolCall[],
+    opened: Array<string | undefined>,
+    withDecisions = true,
+  ): Promise<void> {
     const waitsForCaller = (index: number) => {
       const approvalId = opened[index];
       const plan = plans[index] as PlannedToolCall;
@@ -270,7 +300,7 @@ class AgentTurn {
     const results = await Promise.all(
       plans.map((plan, index) => (waitsForCaller(index) ? undefined : this.settle(plan, opened[index]))),
     );
-    this.addToolMessage(plans, opened, results);
+    this.addToolMessage(plans, opened, results, withDecisions);
     this.notices.handBack(this.approvals.book.pending(), new Date());
   }
 
@@ -279,9 +309,14 @@ class AgentTurn {
     plans: PlannedToolCall[],
     opened: Array<string | undefined>,
     results: Array<ToolResultPart | undefined>,
+    withDecisions = true,
   ): void {
-    const ours = plans.flatMap((plan, index) => (plan.kind === 'ask' ? [opened[index] as string] : []));
-    const providers = plans.flatMap((plan) => (plan.kind === 'provider' ? [plan.approval.approvalId] : []));
+    const ours = plans.flatMap((plan, index) =>
+      plan.kind === 'ask' && withDecisions ? [opened[index] as string] : [],
+    );
+    const providers = plans.flatMap((plan) =>
+      plan.kind === 'provider' && withDecisions ? [plan.approval.approvalId] : [],
+    );
     const content = [
       ...this.approvals.responses(ours),
       ...this.approvals.responses(providers, true),

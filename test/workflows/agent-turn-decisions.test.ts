@@ -147,7 +147,8 @@ describe('agentTurn decisions', () => {
     const { marker, handle, a, b } = await startWithThreeCalls();
     const first = await environment.tollgate.decide(a, { approved: true, approver: 'ana' });
     const repeat = await environment.tollgate.decide(a, { approved: true, approver: 'bob' });
-    expect(repeat).toEqual(first);
+    expect(first.outcome).toBe('recorded');
+    expect(repeat).toEqual({ ...first, outcome: 'repeat' });
     await expect(environment.tollgate.decide(a, { approved: false, approver: 'eve' })).rejects.toMatchObject({
       name: 'ApprovalDecisionError',
       code: 'conflict',

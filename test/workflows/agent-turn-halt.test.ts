@@ -149,7 +149,10 @@ describe('agentTurn in halt mode', () => {
     });
     const second = await runTurn({ messages: history });
     expect(second.status).toBe('awaiting-approval');
-    expect(second.pending.map((approval) => approval.approvalId)).toEqual([b!.approvalId]);
+    // b waits under a fresh request of this turn, so a decision by id reaches the turn that waits.
+    expect(second.pending.map((approval) => approval.toolCallId)).toEqual([`${marker}-b`]);
+    expect(second.pending[0]?.approvalId).not.toBe(b!.approvalId);
+    expect(requestsIn(second.messages).map((request) => request.approvalId)).toEqual([second.pending[0]?.approvalId]);
     expect(resultsIn(second.messages)).toEqual([
       expect.objectContaining({ toolCallId: `${marker}-a`, output: { type: 'execution-denied' } }),
     ]);

@@ -59,13 +59,13 @@ afterAll(async () => {
   await environment?.close();
 });
 
-async function waitingTurn(marker: string, extra: object) {
-  environment.model.scriptFor(
-    marker,
-    { toolCalls: [{ id: `${marker}-1`, name: 'transfer', arguments: { amount: 5000, to: 'acme' } }] },
-    { text: 'done' },
-  );
-  const handle = await environment.tollgate.startTurn({
+async function waitingTurn(marker: string, extra: object, on: TestEnvironment = environment, tool = 'transfer') {
+  const call =
+    tool === 'transfer'
+      ? { id: `${marker}-1`, name: 'transfer', arguments: { amount: 5000, to: 'acme' } }
+      : { id: `${marker}-1`, name: tool, arguments: { service: 'api' } };
+  on.model.scriptFor(marker, { toolCalls: [call] }, { text: 'done' });
+  const handle = await on.tollgate.startTurn({
     messages: [{ role: 'user', content: `${marker} pay acme` }],
     ...extra,
   });
@@ -151,15 +151,36 @@ describe('approver rights', () => {
 });
 
 describe('approval notifications', () => {
-  it('announces a request, reminds on another channel when nobody decides, and shows the outcome on both', async () => {
-    const marker = uniqueMarker();
-    const { handle, approval } = await waitingTurn(marker, {
-      approvalRules: {
-        notify: [{ type: 'slack', channel: 'C-payments' }],
-        remindAfter: '1s',
-        escalateTo: [{ type: 'slack', channel: 'C-managers' }],
+  // Who is told is the operator's choice, per tool.
+  let notifying: TestEnvironment;
+  beforeAll(async () => {
+    notifying = await createTestEnvironment({
+      tools,
+      notifiers: [notifier],
+      policy: {
+        tools: {
+          transfer: {
+            notify: [{ type: 'slack', channel: 'C-payments' }],
+            remindAfter: '1s',
+            escalateTo: [{ type: 'slack', channel: 'C-managers' }],
+          },
+          deploy: {
+            notify: [
+              { type: 'slack', channel: 'C1' },
+              { type: 'email', to: ['ana@example.com'] },
+            ],
+          },
+        },
       },
     });
+  });
+  afterAll(async () => {
+    await notifying?.close();
+  });
+
+  it('announces a request, reminds on another channel when nobody decides, and shows the outcome on both', async () => {
+    const marker = uniqueMarker();
+    const { handle, approval } = await waitingTurn(marker, {}, notifying);
     await waitFor(
       async () => notifier.sent.filter((entry) => entry.approvalId === approval.approvalId),
       (sent) => sent.length === 2,
@@ -168,7 +189,7 @@ describe('approval notifications', () => {
       { kind: 'request', approvalId: approval.approvalId, channel: 'C-payments' },
       { kind: 'reminder', approvalId: approval.approvalId, channel: 'C-managers' },
     ]);
-    await environment.tollgate.decide(approval.approvalId, { approved: false, approver: 'ana' });
+    await notifying.tollgate.decide(approval.approvalId, { approved: false, approver: 'ana' });
     await handle.result();
     expect(notifier.resolutions.filter((entry) => entry.approvalId === approval.approvalId)).toEqual([
       expect.objectContaining({ decision: 'denied' }),
@@ -179,16 +200,9 @@ describe('approval notifications', () => {
   it('retries a failing channel and never lets it block or fail the turn', async () => {
     const marker = uniqueMarker();
     notifier.failuresLeft = 1;
-    const { handle, approval } = await waitingTurn(marker, {
-      approvalRules: {
-        notify: [
-          { type: 'slack', channel: 'C1' },
-          { type: 'email', to: ['ana@example.com'] },
-        ],
-      },
-    });
+    const { handle, approval } = await waitingTurn(marker, {}, notifying, 'deploy');
     // The decision is taken while the notices are still being retried; no email notifier exists at all.
-    await environment.tollgate.decide(approval.approvalId, { approved: true, approver: 'ana' });
+    await notifying.tollgate.decide(approval.approvalId, { approved: true, approver: 'ana' });
     const result = await handle.result();
     expect(result.status).toBe('completed');
     // The failed first attempt is retried; the notice gets through once.

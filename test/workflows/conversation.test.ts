@@ -76,7 +76,7 @@ describe('conversation', () => {
     environment.model.scriptFor(
       marker,
       { toolCalls: [{ id: `${marker}-1`, name: 'deploy', arguments: { service: 'api' } }] },
-      { text: 'ok, not deploying' },
+      // The superseded turn ends with the denial; the model answers the new message next.
       { text: 'here is the status instead' },
     );
     await environment.tollgate.sendMessage(
