@@ -76,10 +76,11 @@ export async function openInWorkspace(
   const target = workspacePath(root, requested);
   const shownPath = workspaceRelativePath(root, target);
   const realRoot = await fs.realpath(root);
-  const relative = path.relative(path.resolve(root), target);
-  const fromRealRoot = relative.startsWith('..') ? path.relative(realRoot, target) : relative;
+  // `workspacePath` accepts a target under the root as given or under its real path (an absolute path may use either).
+  const lexicalRoot = path.resolve(root);
+  const fromRoot = path.relative(isInsideFolder(lexicalRoot, target) ? lexicalRoot : realRoot, target);
   const walk = new ConfinedWalk(realRoot, requested, shownPath, purpose);
-  const handle = await walk.open(fromRealRoot === '' ? [] : fromRealRoot.split(path.sep));
+  const handle = await walk.open(fromRoot === '' ? [] : fromRoot.split(path.sep));
   return { handle, target, shownPath };
 }
 

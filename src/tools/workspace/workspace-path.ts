@@ -6,7 +6,8 @@ const maxLinkHops = 40;
 
 /**
  * Resolves a path the model asked for against the workspace root and refuses it unless it stays inside.
- * This is the one confinement check every file tool goes through.
+ * It names the path and gives clear refusals; the file tools then reach the file through `openInWorkspace`,
+ * which confines by descriptor, because a check of a path is out of date as soon as it returns.
  *
  * Relative paths are taken from the root; absolute paths are accepted only when they are inside it. Besides
  * the lexical check (`..`), the deepest part of the path that exists is resolved with `realpath`, so a symbolic
