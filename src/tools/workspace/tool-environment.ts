@@ -63,6 +63,9 @@ export function resolveToolEnvironment(
   const allowed = [...passedByDefault, ...fromEnvironment, ...(options.allow ?? [])];
   const set = options.set ?? {};
   for (const name of [...fromEnvironment, ...(options.allow ?? []), ...Object.keys(set)]) checkName(name);
+  if ('HOME' in set || (options.allow ?? []).includes('HOME') || fromEnvironment.includes('HOME')) {
+    throw new TypeError("Tool environment: HOME is the tools' own folder; choose it with env.home, not allow or set.");
+  }
 
   const variables: Record<string, string> = {};
   for (const name of allowed) {

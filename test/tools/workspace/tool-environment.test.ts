@@ -76,6 +76,9 @@ describe('the environment of bash', () => {
     expect(() => createTestWorkspace({ env: { allow: ['TOLLGATE_GATEWAY_TOKENS'] } })).toThrow(
       'Tool environment: TOLLGATE_GATEWAY_TOKENS cannot be passed to tools; TOLLGATE_* variables guard approvals',
     );
+    expect(() => createTestWorkspace({ env: { allow: ['HOME'] } })).toThrow(
+      "Tool environment: HOME is the tools' own folder; choose it with env.home, not allow or set.",
+    );
     process.env.TOLLGATE_TOOL_ENV_ALLOW = 'SLACK_SIGNING_SECRET';
     expect(() => createTestWorkspace()).toThrow(/SLACK_SIGNING_SECRET cannot be passed to tools/);
     process.env.TOLLGATE_TOOL_ENV_ALLOW = 'NOT A NAME';
