@@ -162,7 +162,8 @@ describe('approval gateway decisions', () => {
     const path = `/v1/approvals/${approvalId}/decision`;
     const first = await gateway.call('POST', path, { body: { approved: true } });
     const repeat = await gateway.call('POST', path, { as: 'bob', body: { approved: true } });
-    expect(repeat).toMatchObject({ status: 200, body: first.body });
+    // The same decision as recorded; the turn says this one changed nothing.
+    expect(repeat).toMatchObject({ status: 200, body: { ...first.body, outcome: 'repeat' } });
 
     const conflict = await gateway.call('POST', path, { as: 'eve', body: { approved: false, reason: 'stop' } });
     expectProblem(conflict, 409, 'conflict');
@@ -177,12 +178,14 @@ describe('approval gateway decisions', () => {
     await finishedState(workflowId);
     expect(await gateway.call('POST', path, { body: { approved: true } })).toMatchObject({
       status: 200,
-      body: first.body,
+      body: { ...first.body, outcome: 'repeat' },
     });
     expectProblem(await gateway.call('POST', path, { as: 'eve', body: { approved: false } }), 409, 'conflict');
     expect(runs.filter((run) => run.toolCallId === `${marker}-a`)).toHaveLength(1);
 
-    const audit = await gateway.call('GET', `/v1/audit?approvalId=${encodeURIComponent(approvalId)}`, { as: 'auditor' });
+    const audit = await gateway.call('GET', `/v1/audit?approvalId=${encodeURIComponent(approvalId)}`, {
+      as: 'auditor',
+    });
     expect(
       audit.body.attempts.map((attempt: { approver: string; outcome: string }) => [attempt.approver, attempt.outcome]),
     ).toEqual([

@@ -33,7 +33,9 @@ export interface ChatStack {
 
 export const allowedOrigin = 'http://chat.example';
 
-export async function startChatStack(options: { worker?: boolean } = {}): Promise<ChatStack> {
+export async function startChatStack(
+  options: { worker?: boolean; allowedOrigins?: string[] } = {},
+): Promise<ChatStack> {
   routeWorkerLogsToFile();
   const address = temporalAddress();
   const connection = await Connection.connect({ address });
@@ -45,7 +47,11 @@ export async function startChatStack(options: { worker?: boolean } = {}): Promis
   let running: { worker: Worker; done: Promise<void> } | undefined;
   const gateway = await startGateway(tollgate, {
     extensions: [
-      chatExtension({ tokens: testTokenGrants(), allowedOrigins: [allowedOrigin], timing: { pollIntervalMs: 100 } }),
+      chatExtension({
+        tokens: testTokenGrants(),
+        allowedOrigins: [allowedOrigin, ...(options.allowedOrigins ?? [])],
+        timing: { pollIntervalMs: 100 },
+      }),
     ],
   });
   const stack: ChatStack = {

@@ -1,4 +1,4 @@
-import type { ApprovalDecisions, DecisionRequest } from '../../../src/gateway';
+import type { ApprovalDecisions, DecisionActor, DecisionRequest } from '../../../src/gateway';
 import { GatewayError } from '../../../src/gateway';
 import { deliverSlackDecision, type SlackDecisionClick } from '../../../src/gateway/slack';
 import type { ToolApprovalAuditEntry } from '../../../src/protocol';
@@ -19,9 +19,9 @@ const recorded = {
 
 /** Decisions that fail with `failures` in turn, then record the decision; every try is kept. */
 function scriptedDecisions(failures: unknown[]) {
-  const tries: Array<{ approver: string; request: DecisionRequest; channel: string | undefined }> = [];
+  const tries: Array<{ approver: DecisionActor; request: DecisionRequest; channel: string | undefined }> = [];
   const decisions = {
-    async decideOne(approver: string, request: DecisionRequest, channel?: string) {
+    async decideOne(approver: DecisionActor, request: DecisionRequest, channel?: string) {
       tries.push({ approver, request, channel });
       const failure = failures.shift();
       if (failure) throw failure;
@@ -46,7 +46,7 @@ describe('deliverSlackDecision', () => {
     });
     expect(tries).toEqual(
       Array.from({ length: 3 }, () => ({
-        approver: 'slack:U123',
+        approver: { person: 'slack:U123', identity: 'slack:U123' },
         request: { approvalId: click.approvalId, approved: true },
         channel: 'slack',
       })),

@@ -1,0 +1,155 @@
+import { emailExtension } from '../../src/gateway/email';
+import { slackExtension } from '../../src/gateway/slack';
+import { PersonDirectory } from '../../src/identity';
+import type { AgentTurnInput } from '../../src/protocol';
+import {
+  createTestEnvironment,
+  uniqueMarker,
+  waitFor,
+  waitForPending,
+  type TestEnvironment,
+} from '../support/test-environment';
+import { createTestTools } from '../support/test-tools';
+import { decisionLink, submitForm, testLinkSecret } from './email/email-link-visits';
+import { expectProblem, startGateway, type RunningGateway } from './gateway-fixture';
+import { clickPayload, formBodyOf, postToSlack, testSigningSecret } from './slack/slack-clicks';
+
+const { tools, runs } = createTestTools();
+let environment: TestEnvironment;
+let gateway: RunningGateway;
+
+// One person, three channels: ana's token, her Slack user in workspace T1, her address.
+const people = PersonDirectory.fromList([
+  { id: 'ana', slack: ['T1/U0ANA'], email: ['ana@example.com'] },
+  { id: 'bob', slack: ['U0BOB'], email: ['bob@example.com'] },
+  { id: 'eve', slack: ['U0EVE'] },
+  { id: 'carol', slack: ['U0CAR'] },
+]);
+
+beforeAll(async () => {
+  environment = await createTestEnvironment({ tools });
+  gateway = await startGateway(environment.tollgate, {
+    people,
+    rateLimit: { max: 10_000, decisionMax: 6 },
+    extensions: [
+      slackExtension({
+        signingSecrets: [testSigningSecret],
+        teamIds: ['T1'],
+        appIds: ['A1'],
+        deliveryRetry: { attempts: 3, initialDelayMs: 100 },
+      }),
+      emailExtension({ secrets: [testLinkSecret] }),
+    ],
+  });
+});
+afterAll(async () => {
+  await gateway?.close();
+  await environment?.close();
+});
+
+async function waitingTurn(as: 'ana' | 'eve', approvalRules: AgentTurnInput['approvalRules']) {
+  const marker = uniqueMarker();
+  environment.model.scriptFor(
+    marker,
+    { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: 'notes.txt' } }] },
+    { text: 'done' },
+  );
+  const started = await gateway.call('POST', '/v1/turns', {
+    as,
+    body: { messages: [{ role: 'user', content: `${marker} tidy up` }], approvalRules },
+  });
+  const workflowId = started.body.workflowId as string;
+  const handle = environment.tollgate.turn(workflowId);
+  const [approval] = await waitForPending(handle, 1);
+  const toolRuns = () => runs.filter((run) => run.toolCallId === `${marker}-1`);
+  return { workflowId, handle, approvalId: approval!.approvalId, toolRuns };
+}
+
+function slackClick(
+  approvalId: string,
+  user: string,
+  change: (payload: Record<string, any>) => void = () => undefined,
+) {
+  const payload = clickPayload(approvalId, { user });
+  change(payload);
+  return postToSlack(gateway, formBodyOf(payload));
+}
+
+const attemptsOf = (approvalId: string, count: number) =>
+  waitFor(
+    async () => gateway.audit.list({ approvalId }),
+    (attempts) => attempts.length >= count,
+  );
+
+describe('channel identities resolve to people', () => {
+  it('refuses self-approval through Slack and email when the requester started the turn with a token', async () => {
+    const turn = await waitingTurn('ana', { allowSelfApproval: false });
+    expect((await slackClick(turn.approvalId, 'U0ANA')).status).toBe(200);
+    const byEmail = await submitForm(decisionLink(gateway.url, turn, 'approve', { approver: 'email:ana@example.com' }));
+    expect(byEmail.status).toBe(403);
+    const attempts = await attemptsOf(turn.approvalId, 2);
+    expect(attempts).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ approver: 'ana', identity: 'slack:T1/U0ANA', outcome: 'refused' }),
+        expect.objectContaining({ approver: 'ana', identity: 'email:ana@example.com', outcome: 'refused' }),
+      ]),
+    );
+    expect(turn.toolRuns()).toHaveLength(0);
+    const byBob = await submitForm(decisionLink(gateway.url, turn, 'approve', { approver: 'email:bob@example.com' }));
+    expect(byBob.status).toBe(200);
+    expect((await turn.handle.result()).audit[0]).toMatchObject({ decision: 'approved', approver: 'bob' });
+  });
+
+  it('counts one person once towards a quorum, whichever channels they use', async () => {
+    const turn = await waitingTurn('eve', { quorum: 2 });
+    const rest = await gateway.call('POST', `/v1/approvals/${turn.approvalId}/decision`, {
+      as: 'bob',
+      body: { approved: true },
+    });
+    expect(rest.body).toMatchObject({ decision: 'awaiting-quorum' });
+    expect((await slackClick(turn.approvalId, 'U0BOB')).status).toBe(200);
+    await attemptsOf(turn.approvalId, 2);
+    expect(turn.toolRuns()).toHaveLength(0);
+    const byAna = await submitForm(decisionLink(gateway.url, turn, 'approve', { approver: 'email:ana@example.com' }));
+    expect(byAna.status).toBe(200);
+    await turn.handle.result();
+    expect(turn.toolRuns()).toHaveLength(1);
+  });
+
+  it('refuses a Slack user and an address the identity map does not name, and decides nothing', async () => {
+    const turn = await waitingTurn('eve', {});
+    expect((await slackClick(turn.approvalId, 'U0NOBODY')).status).toBe(200);
+    const byStranger = await submitForm(
+      decisionLink(gateway.url, turn, 'approve', { approver: 'email:stranger@example.com' }),
+    );
+    expect(byStranger.status).toBe(403);
+    expect(await attemptsOf(turn.approvalId, 2)).toEqual([
+      expect.objectContaining({ identity: 'slack:T1/U0NOBODY', outcome: 'refused' }),
+      expect.objectContaining({ approver: 'email:stranger@example.com', outcome: 'refused' }),
+    ]);
+    expect(await environment.tollgate.pending({ workflowId: turn.workflowId })).toHaveLength(1);
+  });
+
+  it('refuses clicks from another workspace or another app with 403', async () => {
+    const turn = await waitingTurn('eve', {});
+    const foreignTeam = await slackClick(turn.approvalId, 'U0BOB', (payload) => {
+      payload.team = { id: 'T9', domain: 'elsewhere' };
+    });
+    expectProblem(foreignTeam, 403, 'forbidden');
+    const foreignApp = await slackClick(turn.approvalId, 'U0BOB', (payload) => {
+      payload.api_app_id = 'A9';
+    });
+    expectProblem(foreignApp, 403, 'forbidden');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await environment.tollgate.pending({ workflowId: turn.workflowId })).toHaveLength(1);
+  });
+
+  it('holds Slack clicks to the per-person decision limit', async () => {
+    const turn = await waitingTurn('eve', {});
+    for (let index = 0; index < 7; index++) expect((await slackClick(turn.approvalId, 'U0CAR')).status).toBe(200);
+    const attempts = await attemptsOf(turn.approvalId, 7);
+    expect(attempts.filter((attempt) => attempt.refusal?.code === 'rate-limited')).toEqual([
+      expect.objectContaining({ approver: 'carol', outcome: 'refused' }),
+    ]);
+  });
+});
