@@ -1,6 +1,6 @@
 import { Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { modelSettingsFromEnvironment } from '../activities';
 import { TollgateClient } from '../client';
@@ -13,6 +13,7 @@ import { gatewaySettingsFromEnvironment } from '../gateway/gateway-settings';
 import { notifiersFromEnvironment } from '../notifications/notifiers-from-environment';
 import { createWorkspaceTools, resolveWorkspaceRoot } from '../tools/workspace';
 import { createTollgateWorker } from '../worker';
+import { startChatExample } from '../../examples/chat/serve-chat-example';
 import { startDevServer, type DevServer } from './dev-server';
 import { ensureSearchAttributes } from './ensure-search-attributes';
 import { connectIfRunning } from './temporal-server-probe';
@@ -100,6 +101,14 @@ async function main(): Promise<void> {
     ...temporal,
     connectionOptions: { ...temporal.connectionOptions, address: devServer?.address ?? address },
   });
+  // The example chat page (examples/chat) is served on its own origin, which may call the chat routes.
+  const chatExamplePort = Number(process.env.TOLLGATE_CHAT_EXAMPLE_PORT || 8789);
+  process.env.TOLLGATE_CHAT_ALLOWED_ORIGINS = [
+    process.env.TOLLGATE_CHAT_ALLOWED_ORIGINS,
+    `http://127.0.0.1:${chatExamplePort}`,
+  ]
+    .filter(Boolean)
+    .join(',');
   const gatewaySettings = gatewaySettingsFromEnvironment();
   const gateway = await createGateway({
     tollgate,
@@ -115,6 +124,11 @@ async function main(): Promise<void> {
   reportGatewayFailures(gateway, (line) => console.error(line), gatewayLog);
   await gateway.listen({ port: gatewaySettings.port, host: gatewaySettings.host });
   const gatewayUrl = `http://${gatewaySettings.host}:${(gateway.server.address() as { port: number }).port}`;
+  const chatToken =
+    process.env.TOLLGATE_CHAT_EXAMPLE_TOKEN || (gatewayToken && readFileSync(gatewayToken.file, 'utf8').trim());
+  const chatExample = chatToken
+    ? await startChatExample({ gatewayUrl, token: chatToken, port: chatExamplePort })
+    : undefined;
 
   const uiUrl = devServer?.uiUrl ?? 'your Temporal UI';
   const workerAddress = devServer?.address ?? address;
@@ -131,6 +145,7 @@ Tollgate is running.
   Workspace     ${workspace}
   Task queue    ${temporal.taskQueue}
   Gateway       ${gatewayUrl}  (REST API at /openapi.json${gatewayToken ? `; token for "${gatewayToken.identity}" in ${gatewayToken.file}` : ''})
+  Chat          ${chatExample ? `${chatExample.url}/?chat=demo  (examples/chat: useChat on the gateway's /api/chat)` : '(set TOLLGATE_CHAT_EXAMPLE_TOKEN to a gateway token to serve examples/chat)'}
   Gateway log   ${gatewayLog}${decisionKey ? `\n  Decisions     signed with key "${decisionKey.keyId}" (${decisionKey.file})` : ''}
 
 In another terminal, try:
@@ -147,6 +162,7 @@ Ctrl-C stops everything; pending approvals are kept and resume on the next npm r
   try {
     await worker.run();
   } finally {
+    await chatExample?.close();
     await gateway.close();
     await tollgate.close();
     await connection.close();
