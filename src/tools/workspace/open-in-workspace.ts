@@ -20,6 +20,9 @@ export interface OpenedWorkspaceEntry {
 /** Symbolic links followed by hand before giving up, like the kernel's own limit. */
 const maxLinkHops = 40;
 
+/** Folders created on the way and then gone again (another process removing them) before giving up. */
+const maxCreateRetries = 20;
+
 /**
  * On Linux, `/proc/self/fd/<fd>/<name>` looks `name` up inside the folder the descriptor holds, wherever that folder
  * is now: it is `openat(fd, name)`, which Node does not offer. Elsewhere the folder's path is used, which is only
@@ -98,6 +101,7 @@ export function folderPathOf(handle: FileHandle, fallback: string): string {
 class ConfinedWalk {
   private readonly folders: OpenFolder[] = [];
   private hops = 0;
+  private createRetries = 0;
 
   constructor(
     private readonly root: string,
@@ -134,6 +138,11 @@ class ConfinedWalk {
       } else {
         const opened = await this.tryOpenFolder(entry, isLast);
         if (opened === 'created') {
+          if (++this.createRetries > maxCreateRetries) {
+            throw new Error(
+              `Cannot write "${this.shownPath}": its folders keep changing while being created; try again.`,
+            );
+          }
           pending.unshift(name);
           continue;
         }
