@@ -3,7 +3,7 @@ import { isContentRef, type ContentStore } from './content-store';
 
 /** Outputs larger than this (as JSON) are stored once and referenced; history keeps a preview. */
 export const inlineOutputLimitBytes = 4 * 1024;
-const previewCharacters = 1_000;
+const previewCharacters = 300;
 
 /** The reference a stubbed part carries, if any. */
 export function storedContentRef(part: {
