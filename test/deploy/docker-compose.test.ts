@@ -1,8 +1,13 @@
 import Ajv from 'ajv';
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { builtinModules } from 'node:module';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { parseDocument } from 'yaml';
+import { resolveTemporalCli } from '../../src/dev/temporal-cli';
+import { temporalAddress } from '../support/test-environment';
 
 // No Docker engine runs here, so the compose file is checked the way `docker compose config` would start:
 // against the Compose Specification's JSON schema (schema/compose-spec.json of compose-spec/compose-spec,
@@ -131,6 +136,35 @@ describe('docker-compose.yml', () => {
     expect(setup).toContain(
       'temporal operator search-attribute create --namespace "$$NAMESPACE" --name TollgatePendingApprovals --type KeywordList',
     );
+  });
+
+  it('its temporal-setup job creates the namespace and the search attribute on a real server, and a rerun changes nothing', async () => {
+    // The job's script as compose hands it to the shell ($$ is compose's escape for $), run with the same
+    // temporal CLI that admin-tools ships, against the tests' dev server.
+    const script = ([] as string[])
+      .concat(services['temporal-setup']?.command ?? [])
+      .join('\n')
+      .replaceAll('$$', '$');
+    const cli = await resolveTemporalCli();
+    const namespace = `compose-${randomUUID().slice(0, 8)}`;
+    const environment = {
+      PATH: `${path.dirname(cli.path)}${path.delimiter}${process.env.PATH ?? ''}`,
+      HOME: process.env.HOME ?? '/tmp',
+      TEMPORAL_ADDRESS: temporalAddress(),
+      NAMESPACE: namespace,
+    };
+    const run = () => promisify(execFile)('sh', ['-c', script], { env: environment, timeout: 60_000 });
+    expect((await run()).stdout).toContain(`Namespace ${namespace} is ready for Tollgate`);
+    const listed = await promisify(execFile)(
+      cli.path,
+      ['operator', 'search-attribute', 'list', '--namespace', namespace, '--output', 'json'],
+      { env: environment },
+    );
+    const { customAttributes } = JSON.parse(listed.stdout) as { customAttributes: Record<string, string> };
+    expect(customAttributes).toEqual({ TollgatePendingApprovals: 'INDEXED_VALUE_TYPE_KEYWORD_LIST' });
+    const again = await run();
+    expect(again.stdout).not.toContain('successfully registered');
+    expect(again.stdout).toContain(`Namespace ${namespace} is ready for Tollgate`);
   });
 
   it('has a worker and a gateway built from the Dockerfile, running entry points that exist', () => {
