@@ -13,8 +13,11 @@ const [root, outside] = process.argv.slice(1);
 const sub = root + '/sub';
 let flips = 0;
 fs.writeFileSync(root + '.ready', '');
-// A busy loop never yields to signal handlers, so it looks for a stop file now and then.
-for (let round = 1; round % 256 !== 0 || !fs.existsSync(root + '.stop'); round++) {
+// A busy loop never yields to signal handlers, so it looks for a stop file now and then; and it stops on its own
+// after two minutes, so that a test run that dies cannot leave it behind.
+const deadline = Date.now() + 120000;
+const stopped = () => fs.existsSync(root + '.stop') || Date.now() > deadline;
+for (let round = 1; round % 256 !== 0 || !stopped(); round++) {
   // A fresh name each round: when a tool recreates "sub" in the gap, the old folder stays aside, inside.
   const aside = root + '/sub.aside-' + round;
   try { fs.renameSync(sub, aside); } catch {}

@@ -36,7 +36,13 @@ export function createTestWorkspace(options: Omit<WorkspaceToolsOptions, 'root'>
   fs.mkdirSync(outside);
   fs.writeFileSync(path.join(outside, 'secret.txt'), 'top secret\n');
   const home = path.join(base, 'home');
-  const tools = createWorkspaceTools({ sandbox: 'none', ...options, env: { home, ...options.env }, root });
+  let tools: Tool[];
+  try {
+    tools = createWorkspaceTools({ sandbox: 'none', ...options, env: { home, ...options.env }, root });
+  } catch (error) {
+    fs.rmSync(base, { recursive: true, force: true });
+    throw error;
+  }
   const tool = (name: string): Tool => {
     const found = tools.find((candidate) => candidate.name === name);
     if (!found) throw new Error(`No tool named ${name}`);
