@@ -13,7 +13,7 @@ import { gatewaySettingsFromEnvironment } from '../gateway/gateway-settings';
 import { notifiersFromEnvironment } from '../notifications/notifiers-from-environment';
 import { createWorkspaceTools, resolveWorkspaceRoot } from '../tools/workspace';
 import { createTollgateWorker } from '../worker';
-import { startChatExample } from '../../examples/chat/serve-chat-example';
+import { startChatExample } from './serve-chat-example';
 import { startDevServer, type DevServer } from './dev-server';
 import { ensureSearchAttributes } from './ensure-search-attributes';
 import { connectIfRunning } from './temporal-server-probe';

@@ -50,7 +50,7 @@ export async function startChatExample(options: {
   chatId?: string;
 }): Promise<ChatExample> {
   const bundle = await build({
-    entryPoints: [path.join(__dirname, 'app.tsx')],
+    entryPoints: [path.join(__dirname, '../../examples/chat/app.tsx')],
     bundle: true,
     write: false,
     format: 'esm',

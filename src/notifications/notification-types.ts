@@ -1,20 +1,6 @@
-import type { NotificationTarget, PendingToolApproval, ToolApprovalAuditEntry } from '../protocol';
+import type { ApprovalNotice, NotificationReceipt, NotificationTarget, ToolApprovalAuditEntry } from '../protocol';
 
-export type { NotificationTarget } from '../protocol';
-
-/** What a notice is about: one approval of one turn. */
-export interface ApprovalNotice {
-  workflowId: string;
-  approval: PendingToolApproval;
-  /** Who started the turn. */
-  requester?: string;
-  /** Who may decide, when the tool or turn restricts it. */
-  approvers?: string[];
-}
-
-/** What a sent notice left behind, so it can be updated when the approval is resolved. */
-export type NotificationReceipt =
-  { type: 'slack'; channel: string; ts: string } | { type: 'email'; to: string[]; messageId: string };
+export type { ApprovalNotice, NotificationReceipt, NotificationTarget } from '../protocol';
 
 /** A channel that tells people about approvals: Slack, email. */
 export interface ApprovalNotifier {

@@ -101,3 +101,4 @@ export type {
   TranscriptPointer,
   TurnSettings,
 } from './turn-plan';
+export type { ApprovalNotice, NotificationReceipt } from './approval-notice';

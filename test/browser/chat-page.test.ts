@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { startChatExample, type ChatExample } from '../../examples/chat/serve-chat-example';
+import { startChatExample, type ChatExample } from '../../src/dev/serve-chat-example';
 import { uniqueMarker } from '../support/test-environment';
 import { testTokens } from '../gateway/gateway-fixture';
 import { startChatStack, type ChatStack } from '../gateway/chat/chat-fixture';

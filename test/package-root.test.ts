@@ -1,0 +1,29 @@
+import * as tollgate from '../src';
+import * as workflows from '../src/workflows';
+
+describe('the package root', () => {
+  it('exports what a service needs to run a worker, start turns and decide, by name', () => {
+    expect(typeof tollgate.createTollgateWorker).toBe('function');
+    expect(typeof tollgate.defineTool).toBe('function');
+    expect(typeof tollgate.TollgateClient).toBe('function');
+    expect(typeof tollgate.createWorkspaceTools).toBe('function');
+    expect(tollgate.agentTurnWorkflowType).toBe('agentTurn');
+    expect(tollgate.toolApprovalResponseSignal.name).toBe('toolApprovalResponse');
+    expect(tollgate.respondToToolApprovalsUpdate.name).toBe('respondToToolApprovals');
+    expect(tollgate.pendingToolApprovalsQuery.name).toBe('pendingToolApprovals');
+  });
+
+  it('gives workflow code an entry with the workflows and the contract, and nothing with I/O', () => {
+    expect(Object.keys(workflows).sort()).toEqual([
+      'agentTurn',
+      'agentTurnEventsQuery',
+      'agentTurnStateQuery',
+      'conversation',
+      'pendingToolApprovalsQuery',
+      'respondToToolApprovalsUpdate',
+      'submitToolOutputUpdate',
+      'supersedeTurnSignal',
+      'toolApprovalResponseSignal',
+    ]);
+  });
+});
