@@ -1,94 +1,99 @@
 // Captures the histories that `replay-histories.test.ts` replays on today's workflow code, so a change
-// that would break executions already waiting in production fails CI. Run it when a new shape of
-// history is worth guarding, and commit the JSON files:  npx tsx test/histories/capture-histories.ts
+// that would break executions already waiting in production fails CI. Run it when a new path or a
+// change to workflow code that can change its commands is worth guarding, and commit the JSON files:
+//
+//   npx tsx test/histories/capture-histories.ts              # every scenario whose files are missing
+//   npx tsx test/histories/capture-histories.ts quorum notices  # only these
+//
+// Existing files are never overwritten: they hold histories of older code, which is the point.
+// The `agent-turn-*` and `conversation-continued` files are v1 histories, captured by this script's
+// first version (before the `turn-v2` patch); today's code writes v2 histories, so they cannot be
+// captured again. A workflow id is its file name, with `/` written as `%2F`.
 import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { bundleWorkflowCode, NativeConnection, type Worker } from '@temporalio/worker';
-import { existsSync, writeFileSync } from 'node:fs';
+import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { TollgateClient } from '../../src/client';
 import { startDevServer } from '../../src/dev/dev-server';
 import { startModelServer } from '../../src/dev/model-server';
 import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
+import { FileContentStore } from '../../src/store/file-content-store';
 import { createTollgateWorker } from '../../src/worker';
-import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
+import { testApprovalSecret } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
+import { historyScenarios, RecordingNotifier, type HistoryScenario } from './history-scenarios';
 
-const taskQueue = 'capture';
+/** The file a workflow's history is kept in. */
+function historyFile(workflowId: string): string {
+  return path.join(__dirname, `${encodeURIComponent(workflowId)}.json`);
+}
+
+function selectScenarios(names: string[]): HistoryScenario[] {
+  const unknown = names.filter((name) => !historyScenarios.some((scenario) => scenario.name === name));
+  if (unknown.length > 0) {
+    const known = historyScenarios.map((scenario) => scenario.name).join(', ');
+    throw new Error(`Unknown scenario ${unknown.join(', ')}; known: ${known}`);
+  }
+  const chosen = names.length === 0 ? historyScenarios : historyScenarios.filter(({ name }) => names.includes(name));
+  return chosen.filter((scenario) => {
+    const missing = scenario.saves.some((workflowId) => !existsSync(historyFile(workflowId)));
+    if (!missing) console.log(`${scenario.name}: every file exists, skipped (delete one to capture it again)`);
+    return missing;
+  });
+}
 
 async function main(): Promise<void> {
+  const scenarios = selectScenarios(process.argv.slice(2));
+  if (scenarios.length === 0) return;
+  Runtime.install({ logger: new DefaultLogger('WARN') });
+  const store = mkdtempSync(path.join(tmpdir(), 'tollgate-capture-'));
   const server = await startDevServer({ searchAttributes: tollgateSearchAttributes });
   const model = await startModelServer();
   const connection = await Connection.connect({ address: server.address });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   try {
     const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows') });
-    const worker: Worker = await createTollgateWorker({
-      connection: nativeConnection,
-      taskQueue,
-      tools: createTestTools().tools,
-      onToolApproval: ({ toolName }) => (toolName === 'deploy' ? { decision: 'deny', reason: 'policy says no' } : 'ask'),
-      model: { baseURL: model.baseURL, apiKey: 'capture', model: 'tollgate-scripted' },
-      workflowBundle: bundle,
-    });
-    const tollgate = new TollgateClient(new Client({ connection }), taskQueue);
-    const save = async (name: string, workflowId: string, runId?: string) => {
-      // Existing files are the point: they hold histories of older code. Only add what is missing.
-      if (existsSync(path.join(__dirname, `${name}.json`))) return;
-      // historyToJSON writes the form historyFromJSON (and so the replayer) reads back.
-      const history = await tollgate.client.workflow.getHandle(workflowId, runId).fetchHistory();
-      writeFileSync(path.join(__dirname, `${name}.json`), historyToJSON(history));
-      console.log(`saved ${name}.json`);
-    };
-    const scenario = async (name: string, marker: string, decide: (approvalId: string) => Promise<void> | undefined, extra = {}) => {
-      model.scriptFor(marker, { toolCalls: [{ id: `${name}-call`, name: 'deleteFile', arguments: { path: `${name}.txt` } }, { id: `${name}-look`, name: 'lookup', arguments: { query: name } }] }, { text: `${name} finished` });
-      const handle = await tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} ${name}` }], ...extra }, { workflowId: `agent-turn-${name}` });
-      let pending = await handle.query(pendingToolApprovalsQuery);
-      while (pending.length === 0) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        pending = await handle.query(pendingToolApprovalsQuery);
-      }
-      const decision = decide(pending[0]!.approvalId);
-      if (decision) {
-        await decision;
-        await handle.result();
-      } else if (name.includes('expired')) {
-        await handle.result();
-      }
-      await save(`agent-turn-${name}`, handle.workflowId);
-    };
-    const policyScenario = async () => {
-      model.scriptFor('[policy]', { toolCalls: [{ id: 'policy-call', name: 'deploy', arguments: { service: 'api' } }] }, { text: 'not deployed' });
-      const handle = await tollgate.startTurn({ messages: [{ role: 'user', content: '[policy] deploy' }] }, { workflowId: 'agent-turn-policy' });
-      await handle.result();
-      await save('agent-turn-policy', handle.workflowId);
-    };
-    const conversationScenario = async () => {
-      const conversationId = 'conversation-continued';
-      model.scriptFor('[conversation]', { text: 'first answer' }, { text: 'second answer' });
-      await tollgate.sendMessage(conversationId, { content: '[conversation] hello' }, { continueAsNewAfterTurns: 1 });
-      const firstRunId = (await tollgate.client.workflow.getHandle(conversationId).describe()).runId;
-      await tollgate.sendMessage(conversationId, { content: 'again' }).catch(() => undefined);
-      let state = await tollgate.conversationState(conversationId);
-      while (state.turnCount < 2 || state.currentTurnId !== undefined) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        state = await tollgate.conversationState(conversationId);
-      }
-      await save(conversationId, conversationId, firstRunId);
-    };
-    await worker.runUntil(async () => {
-      await scenario('waiting', '[waiting]', () => undefined);
-      await scenario('approved', '[approved]', (id) => tollgate.decide(id, { approved: true, approver: 'ana' }).then(() => undefined));
-      await scenario('denied', '[denied]', (id) => tollgate.decide(id, { approved: false, reason: 'no', approver: 'ana' }).then(() => undefined));
-      await scenario('expired', '[expired]', () => undefined, { approvalTimeout: '1s' });
-      await policyScenario();
-      await conversationScenario();
-    });
+    const client = new Client({ connection });
+    for (const scenario of scenarios) {
+      // A worker per scenario, on a task queue of its own, with the operator's rules the path needs.
+      const taskQueue = `capture-${scenario.name}`;
+      const notifier = new RecordingNotifier();
+      const worker = await createTollgateWorker({
+        connection: nativeConnection,
+        taskQueue,
+        tools: createTestTools().tools,
+        ...(scenario.worker?.onToolApproval === 'deny-deploy' && {
+          onToolApproval: ({ toolName }) =>
+            toolName === 'deploy' ? { decision: 'deny', reason: 'policy says no' } : 'ask',
+        }),
+        notifiers: [notifier],
+        policy: scenario.worker?.policy ?? {},
+        approvalSecret: testApprovalSecret,
+        store: new FileContentStore(store),
+        model: { baseURL: model.baseURL, apiKey: 'capture', model: 'tollgate-scripted' },
+        workflowBundle: { code: bundle.code },
+        workerOptions: { shutdownGraceTime: '1s' },
+      });
+      const tollgate = new TollgateClient(client, taskQueue, undefined, new FileContentStore(store));
+      const save = async (workflowId: string, runId?: string) => {
+        const file = historyFile(workflowId);
+        if (existsSync(file)) return;
+        // historyToJSON writes the form historyFromJSON (and so the replayer) reads back.
+        const history = await client.workflow.getHandle(workflowId, runId).fetchHistory();
+        writeFileSync(file, historyToJSON(history));
+        console.log(`saved ${path.basename(file)}`);
+      };
+      await worker.runUntil(scenario.run({ tollgate, model, notifier, save }));
+    }
+    if (model.failures.length > 0) throw new Error(`The scripted model failed: ${model.failures.join('; ')}`);
   } finally {
     await nativeConnection.close();
     await connection.close();
     await model.close();
     await server.stop();
+    rmSync(store, { recursive: true, force: true });
   }
 }
 

@@ -1,0 +1,442 @@
+import { generateKeyPairSync, sign } from 'node:crypto';
+import type { TollgateClient } from '../../src/client';
+import type { ModelServer } from '../../src/dev/model-server';
+import type { ApprovalNotifier, NotificationReceipt } from '../../src/notifications/notification-types';
+import type { OperatorPolicy } from '../../src/policy';
+import {
+  decisionSignaturePayload,
+  type ModelMessage,
+  type NotificationTarget,
+  type ToolApprovalDecision,
+  type ToolApprovalRequestPart,
+} from '../../src/protocol';
+import { toolApprovalResponseSignal } from '../../src/workflows/definitions';
+import { waitFor, waitForPending } from '../support/test-environment';
+
+/** What a scenario drives its workflows with: a worker of its own is running for it. */
+export interface CaptureContext {
+  tollgate: TollgateClient;
+  model: ModelServer;
+  notifier: RecordingNotifier;
+  /** Saves the history of `workflowId` (its latest run unless `runId` is given) as `<workflowId>.json`. */
+  save(workflowId: string, runId?: string): Promise<void>;
+}
+
+/** One path a turn can take, and how to drive a turn down it. */
+export interface HistoryScenario {
+  /** Name on the command line; the files are `v2-<name>…`. */
+  name: string;
+  /** Workflow ids it saves; it is skipped when all of their files exist. */
+  saves: string[];
+  /** The worker's operator policy and turn-policy callback for this path. */
+  worker?: { policy?: OperatorPolicy; onToolApproval?: 'deny-deploy' };
+  run(context: CaptureContext): Promise<void>;
+}
+
+/** A Slack-like channel that answers with receipts and keeps what it was asked to show. */
+export class RecordingNotifier implements ApprovalNotifier {
+  readonly type = 'slack' as const;
+  readonly sent: Array<{ kind: string; approvalId: string; channel: string }> = [];
+
+  async requested(notice: { approval: { approvalId: string } }, target: NotificationTarget, kind: string) {
+    const channel = target.type === 'slack' ? target.channel : '';
+    this.sent.push({ kind, approvalId: notice.approval.approvalId, channel });
+    return { type: 'slack' as const, channel, ts: `${this.sent.length}.000` } satisfies NotificationReceipt;
+  }
+
+  async resolved(): Promise<void> {}
+}
+
+const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+const keyId = 'capture-gateway';
+
+/** Signs a decision as the gateway does. The key is new each run; the history carries what the turn trusted. */
+function signed(decision: ToolApprovalDecision): ToolApprovalDecision {
+  const signedAt = new Date().toISOString();
+  const payload = Buffer.from(decisionSignaturePayload(decision, keyId, signedAt));
+  return { ...decision, signature: { keyId, signedAt, value: sign(null, payload, privateKey).toString('base64url') } };
+}
+
+const marker = (name: string) => `[v2-${name}]`;
+
+/** Scripts a model step that asks for `deleteFile` (needs approval) and `lookup` (does not), then answers. */
+function scriptDeleteAndLookup(model: ModelServer, name: string): void {
+  model.scriptFor(
+    marker(name),
+    {
+      toolCalls: [
+        { id: `${name}-delete`, name: 'deleteFile', arguments: { path: `${name}.txt` } },
+        { id: `${name}-look`, name: 'lookup', arguments: { query: name } },
+      ],
+    },
+    { text: `${name} finished` },
+  );
+}
+
+/** Starts turn `v2-<name>` with the scenario's marker and waits for its first pending approval. */
+async function waitingTurn(context: CaptureContext, name: string, extra: object = {}) {
+  const handle = await context.tollgate.startTurn(
+    { messages: [{ role: 'user', content: `${marker(name)} go` }], ...extra },
+    { workflowId: `v2-${name}` },
+  );
+  const [approval] = await waitForPending(handle, 1);
+  return { handle, approval: approval! };
+}
+
+/** Ends when the conversation has run `turnCount` turns and none runs now; returns its state. */
+function conversationSettled(context: CaptureContext, conversationId: string, turnCount: number) {
+  return waitFor(
+    () => context.tollgate.conversationState(conversationId),
+    (state) => state.turnCount === turnCount && state.currentTurnId === undefined,
+  );
+}
+
+function approvalRequestsIn(messages: ModelMessage[]): ToolApprovalRequestPart[] {
+  return messages.flatMap((message) =>
+    message.role === 'assistant' && typeof message.content !== 'string'
+      ? message.content.filter((part): part is ToolApprovalRequestPart => part.type === 'tool-approval-request')
+      : [],
+  );
+}
+
+/** Turn paths that are plain turns: decided by update, by signal, by expiry or by the worker's policy. */
+const plainTurns: HistoryScenario[] = [
+  {
+    name: 'waiting',
+    saves: ['v2-waiting'],
+    async run(context) {
+      scriptDeleteAndLookup(context.model, 'waiting');
+      await waitingTurn(context, 'waiting');
+      await context.save('v2-waiting');
+    },
+  },
+  {
+    name: 'approved',
+    saves: ['v2-approved'],
+    async run(context) {
+      scriptDeleteAndLookup(context.model, 'approved');
+      const { handle, approval } = await waitingTurn(context, 'approved');
+      await context.tollgate.decideMany(handle.workflowId, [
+        { approvalId: approval.approvalId, approved: true, approver: 'ana' },
+      ]);
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+  {
+    name: 'denied',
+    saves: ['v2-denied'],
+    async run(context) {
+      scriptDeleteAndLookup(context.model, 'denied');
+      const { handle, approval } = await waitingTurn(context, 'denied');
+      // By signal, as a bot in another language would send it.
+      await handle.signal(toolApprovalResponseSignal, { approvalId: approval.approvalId, approved: false, reason: 'no' });
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+  {
+    name: 'expired',
+    saves: ['v2-expired'],
+    async run(context) {
+      scriptDeleteAndLookup(context.model, 'expired');
+      const { handle } = await waitingTurn(context, 'expired', { approvalTimeout: '1s' });
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+  {
+    name: 'expired-fail',
+    saves: ['v2-expired-fail'],
+    async run(context) {
+      scriptDeleteAndLookup(context.model, 'expired-fail');
+      const { handle } = await waitingTurn(context, 'expired-fail', { approvalTimeout: '1s', onExpire: 'fail' });
+      const failure = await handle.result().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      if (!failure) throw new Error("v2-expired-fail: the turn should fail when its approval expires with onExpire 'fail'");
+      await context.save(handle.workflowId);
+    },
+  },
+  {
+    name: 'policy-denied',
+    saves: ['v2-policy-denied'],
+    worker: { onToolApproval: 'deny-deploy' },
+    async run(context) {
+      context.model.scriptFor(
+        marker('policy-denied'),
+        { toolCalls: [{ id: 'policy-denied-deploy', name: 'deploy', arguments: { service: 'api' } }] },
+        { text: 'not deployed' },
+      );
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker('policy-denied')} deploy` }] },
+        { workflowId: 'v2-policy-denied' },
+      );
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+  {
+    name: 'auto-approve',
+    saves: ['v2-auto-approve'],
+    worker: { policy: { allowAutoApprove: true } },
+    async run(context) {
+      scriptDeleteAndLookup(context.model, 'auto-approve');
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker('auto-approve')} go` }], autoApprove: true },
+        { workflowId: 'v2-auto-approve' },
+      );
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+];
+
+/** Paths through the operator's rules: notices, rights and quorum, signed decisions. */
+const ruledTurns: HistoryScenario[] = [
+  {
+    name: 'notices',
+    saves: ['v2-notices'],
+    worker: {
+      policy: {
+        tools: {
+          deleteFile: {
+            notify: [{ type: 'slack', channel: 'C-ops' }],
+            remindAfter: '1s',
+            escalateTo: [{ type: 'slack', channel: 'C-managers' }],
+          },
+        },
+      },
+    },
+    async run(context) {
+      scriptDeleteAndLookup(context.model, 'notices');
+      const { handle, approval } = await waitingTurn(context, 'notices');
+      // The request, then (nobody deciding for a second) the escalation; the outcome resolves both.
+      await waitFor(
+        async () => context.notifier.sent.filter((entry) => entry.approvalId === approval.approvalId),
+        (sent) => sent.length === 2,
+      );
+      await context.tollgate.decideMany(handle.workflowId, [
+        { approvalId: approval.approvalId, approved: true, approver: 'ana' },
+      ]);
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+  {
+    name: 'quorum',
+    saves: ['v2-quorum'],
+    worker: { policy: { tools: { deleteFile: { approvers: ['ana', 'bo', 'cy'], quorum: 2 } } } },
+    async run(context) {
+      scriptDeleteAndLookup(context.model, 'quorum');
+      const { handle, approval } = await waitingTurn(context, 'quorum', { requester: 'ana' });
+      const { approvalId } = approval;
+      // Someone without the right, by signal: ignored and recorded. Then two distinct approvers.
+      await handle.signal(toolApprovalResponseSignal, { approvalId, approved: true, approver: 'mallory' });
+      await context.tollgate.decideMany(handle.workflowId, [{ approvalId, approved: true, approver: 'bo' }]);
+      await context.tollgate.decideMany(handle.workflowId, [{ approvalId, approved: true, approver: 'cy' }]);
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+  {
+    name: 'signed',
+    saves: ['v2-signed'],
+    worker: {
+      policy: {
+        decisions: { trustedKeys: { [keyId]: publicKey.export({ format: 'jwk' }).x as string } },
+        tools: { deleteFile: { approvers: ['ana', 'bo'] } },
+      },
+    },
+    async run(context) {
+      scriptDeleteAndLookup(context.model, 'signed');
+      const { handle, approval } = await waitingTurn(context, 'signed');
+      const { approvalId, inputDigest } = approval;
+      // An unsigned signal is ignored on this worker; the signed update counts.
+      await handle.signal(toolApprovalResponseSignal, { approvalId, approved: true, approver: 'bo' });
+      const decision = { approvalId, approved: true, approver: 'bo', argumentsDigest: inputDigest as string };
+      await context.tollgate.decideMany(handle.workflowId, [signed(decision)]);
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+];
+
+/** Paths where the caller, the provider or the client take part: halt and resume, MCP, client tools. */
+const callerTurns: HistoryScenario[] = [
+  {
+    name: 'halt-resume',
+    saves: ['v2-halted', 'v2-resumed'],
+    // A halted turn hands back the requests it announced: the notices are resolved, not left live.
+    worker: { policy: { tools: { deleteFile: { notify: [{ type: 'slack', channel: 'C-ops' }] } } } },
+    async run(context) {
+      const name = 'halt-resume';
+      context.model.scriptFor(
+        marker(name),
+        {
+          toolCalls: [
+            { id: `${name}-a`, name: 'deleteFile', arguments: { path: 'a' } },
+            { id: `${name}-look`, name: 'lookup', arguments: { query: 'q' } },
+            { id: `${name}-b`, name: 'deleteFile', arguments: { path: 'b' } },
+          ],
+        },
+        { text: 'a is gone, b stays' },
+      );
+      const history: ModelMessage[] = [{ role: 'user', content: `${marker(name)} tidy` }];
+      const halted = await context.tollgate.startTurn(
+        { messages: history, approvalWait: 'halt' },
+        { workflowId: 'v2-halted' },
+      );
+      const first = await halted.result();
+      const [a, b] = approvalRequestsIn(first.messages);
+      if (first.status !== 'awaiting-approval' || !a || !b) throw new Error('v2-halted: expected two requests back');
+      history.push(...first.messages, {
+        role: 'tool',
+        content: [
+          { type: 'tool-approval-response', approvalId: a.approvalId, approved: true },
+          { type: 'tool-approval-response', approvalId: b.approvalId, approved: false, reason: 'keep b' },
+        ],
+      });
+      const resumed = await context.tollgate.startTurn(
+        { messages: history, approvalWait: 'halt' },
+        { workflowId: 'v2-resumed' },
+      );
+      const second = await resumed.result();
+      if (second.status !== 'completed') throw new Error(`v2-resumed: ended ${second.status}, expected completed`);
+      await context.save('v2-halted');
+      await context.save('v2-resumed');
+    },
+  },
+  {
+    name: 'provider',
+    saves: ['v2-provider'],
+    async run(context) {
+      const approvalId = 'mcpr_v2_provider';
+      context.model.scriptFor(
+        marker('provider'),
+        {
+          mcpApprovalRequests: [
+            { id: approvalId, serverLabel: 'github', name: 'create_issue', arguments: { title: 'Flaky test' } },
+          ],
+        },
+        {
+          mcpCalls: [
+            { serverLabel: 'github', name: 'create_issue', arguments: { title: 'Flaky test' }, output: 'issue #7' },
+          ],
+          text: 'Created issue #7.',
+        },
+      );
+      const handle = await context.tollgate.startTurn(
+        {
+          messages: [{ role: 'user', content: `${marker('provider')} file an issue` }],
+          modelApi: 'responses',
+          providerTools: [
+            {
+              type: 'mcp',
+              serverLabel: 'github',
+              serverUrl: 'https://mcp.example.com/github',
+              requireApproval: 'always',
+            },
+          ],
+        },
+        { workflowId: 'v2-provider' },
+      );
+      await waitForPending(handle, 1);
+      await context.tollgate.decideMany(handle.workflowId, [{ approvalId, approved: true, approver: 'ana' }]);
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+  {
+    name: 'client-output',
+    saves: ['v2-client-output'],
+    async run(context) {
+      const toolCallId = 'client-output-pick';
+      context.model.scriptFor(
+        marker('client-output'),
+        { toolCalls: [{ id: toolCallId, name: 'pickColor', arguments: { prompt: 'favourite?' } }] },
+        { text: 'teal it is' },
+      );
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker('client-output')} pick` }] },
+        { workflowId: 'v2-client-output' },
+      );
+      await waitFor(
+        () => context.tollgate.state(handle.workflowId),
+        (state) => state.status === 'awaiting-tool-output',
+      );
+      // An output the tool's schema refuses is rejected (and recorded); the valid one is taken.
+      await context.tollgate
+        .submitToolOutput(handle.workflowId, { toolCallId, output: { color: 'teal' } })
+        .then(() => Promise.reject(new Error('v2-client-output: an invalid output was accepted')), () => undefined);
+      await context.tollgate.submitToolOutput(handle.workflowId, { toolCallId, output: { color: '#008080' } });
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+];
+
+/** Conversation paths: a new message supersedes a waiting turn; a conversation continued as new. */
+const conversations: HistoryScenario[] = [
+  {
+    name: 'supersede',
+    saves: ['v2-supersede', 'v2-supersede/turn-1'],
+    // A tool with an approver list: superseding must not need an approver's rights.
+    worker: { policy: { tools: { deploy: { approvers: ['ana'] } } } },
+    async run(context) {
+      const conversationId = 'v2-supersede';
+      context.model.scriptFor(
+        marker('supersede'),
+        { toolCalls: [{ id: 'supersede-deploy', name: 'deploy', arguments: { service: 'api' } }] },
+        { text: 'here is the status instead' },
+      );
+      await context.tollgate.sendMessage(
+        conversationId,
+        { content: `${marker('supersede')} deploy api` },
+        { onMessageWhilePending: 'supersede' },
+      );
+      await waitFor(
+        () => context.tollgate.conversationState(conversationId),
+        (state) => state.pending.length === 1,
+      );
+      await context.tollgate.sendMessage(conversationId, { content: 'actually, just show me the status' });
+      await conversationSettled(context, conversationId, 2);
+      await context.save(conversationId);
+      await context.save(`${conversationId}/turn-1`);
+    },
+  },
+  {
+    name: 'continued',
+    saves: ['v2-continued', 'v2-continued/turn-2'],
+    async run(context) {
+      const conversationId = 'v2-continued';
+      context.model.scriptFor(
+        marker('continued'),
+        { text: 'first answer' },
+        { toolCalls: [{ id: 'continued-delete', name: 'deleteFile', arguments: { path: 'x' } }] },
+      );
+      await context.tollgate.sendMessage(
+        conversationId,
+        { content: `${marker('continued')} one` },
+        { continueAsNewAfterTurns: 1 },
+      );
+      // The second message goes to the run that continued as new; its turn waits for a decision.
+      const handle = context.tollgate.client.workflow.getHandle(conversationId);
+      await waitFor(
+        async () => (await handle.fetchHistory()).events?.[0]?.workflowExecutionStartedEventAttributes,
+        (started) => Boolean(started?.continuedExecutionRunId),
+      );
+      await context.tollgate.sendMessage(conversationId, { content: 'two' });
+      await waitFor(
+        () => context.tollgate.conversationState(conversationId),
+        (state) => state.pending.length === 1,
+      );
+      await context.save(conversationId);
+      await context.save(`${conversationId}/turn-2`);
+    },
+  },
+];
+
+/** Every v2 path, in capture order. */
+export const historyScenarios: HistoryScenario[] = [...plainTurns, ...ruledTurns, ...callerTurns, ...conversations];
