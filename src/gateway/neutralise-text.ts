@@ -1,6 +1,7 @@
 // C0 and C1 controls except tab and newline, bidi embeddings, overrides and isolates, directional marks,
 // line and paragraph separators, the byte-order mark and other invisible format characters.
 const unsafeCharacters =
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
   /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2069\uFEFF\uFFF9-\uFFFB]/g;
 
 /**

@@ -68,7 +68,7 @@ async function waitingTurn(as: 'ana' | 'eve', approvalRules: AgentTurnInput['app
 function slackClick(
   approvalId: string,
   user: string,
-  change: (payload: Record<string, any>) => void = () => undefined,
+  change: (payload: Record<string, unknown>) => void = () => undefined,
 ) {
   const payload = clickPayload(approvalId, { user });
   change(payload);
