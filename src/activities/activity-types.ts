@@ -3,6 +3,7 @@ import type {
   ModelSettings,
   NotificationTarget,
   ProviderTool,
+  ReasoningPart,
   ToolApprovalAuditEntry,
   TextPart,
   ToolApprovalRequestPart,
@@ -37,7 +38,7 @@ export interface InvalidToolCall {
  * or one the provider already ran (`tool-call` then `tool-result`).
  */
 export interface ModelStepResult {
-  content: Array<TextPart | ToolCallPart | ToolApprovalRequestPart | ToolResultPart>;
+  content: Array<ReasoningPart | TextPart | ToolCallPart | ToolApprovalRequestPart | ToolResultPart>;
   invalidToolCalls: InvalidToolCall[];
   finishReason: string;
 }

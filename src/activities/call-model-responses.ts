@@ -104,6 +104,11 @@ function fromResponse(response: OpenAI.Responses.Response): ResponsesStepResult 
   let asksForCalls = false;
   for (const item of response.output) {
     switch (item.type) {
+      case 'reasoning': {
+        const text = [...(item.summary ?? []), ...(item.content ?? [])].map((part) => part.text).join('');
+        if (text !== '') content.push({ type: 'reasoning', text });
+        break;
+      }
       case 'message': {
         // A refusal is what the model said instead of an answer; the person should read it.
         const text = item.content.map((part) => (part.type === 'output_text' ? part.text : part.refusal)).join('');

@@ -60,8 +60,10 @@ export function createCallModel(connection: ModelConnection): (input: CallModelI
 }
 
 function toModelStep(message: AssembledChatMessage): ModelStepResult {
-  const content: Array<TextPart | ToolCallPart> = [];
+  const content: ModelStepResult['content'] = [];
   const invalidToolCalls: InvalidToolCall[] = [];
+  // Reasoning first, as the model produced it; the history keeps it for the chat and the audit.
+  if (message.reasoning) content.push({ type: 'reasoning', text: message.reasoning });
   if (message.content) content.push({ type: 'text', text: message.content });
   for (const toolCall of message.toolCalls) {
     const parsed = parseToolArguments(toolCall.arguments);
