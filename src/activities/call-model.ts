@@ -1,5 +1,4 @@
 import type OpenAI from 'openai';
-import type { TextPart, ToolCallPart } from '../protocol';
 import type { CallModelInput, InvalidToolCall, ModelStepResult } from './activity-types';
 import { classifyModelError } from './model-errors';
 import { assembleChatStream, type AssembledChatMessage } from './model-stream-chat';
@@ -42,7 +41,8 @@ export function createCallModel(connection: ModelConnection): (input: CallModelI
         if (!choice) throw new Error('the response has no choices');
         message = {
           content: choice.message.content,
-          reasoning: '',
+          // Providers that expose reasoning on Chat Completions put it beside the content.
+          reasoning: (choice.message as { reasoning_content?: string }).reasoning_content ?? '',
           toolCalls: (choice.message.tool_calls ?? []).flatMap((toolCall) =>
             toolCall.type === 'function' ? [{ id: toolCall.id, ...toolCall.function }] : [],
           ),
