@@ -23,7 +23,12 @@ const lateNotifier: ApprovalNotifier = {
 
 beforeAll(async () => {
   smtp = await startSmtpTestServer();
-  environment = await createTestEnvironment({ tools, notifiers: [lateNotifier] });
+  environment = await createTestEnvironment({
+    tools,
+    notifiers: [lateNotifier],
+    // Who is told is the operator's choice.
+    policy: { tools: { deleteFile: { notify: [{ type: 'email', to: ['ana@example.com'] }] } } },
+  });
   gateway = await startGateway(environment.tollgate, {
     extensions: [emailExtension({ secrets: [testLinkSecret] })],
   });
@@ -51,7 +56,6 @@ describe('email approvals end to end', () => {
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${marker} delete the report` }],
       requester: 'carol',
-      approvalRules: { notify: [{ type: 'email', to: ['ana@example.com'] }] },
     });
 
     const mail = await smtp.waitForMail(

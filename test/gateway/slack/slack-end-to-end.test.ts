@@ -19,7 +19,17 @@ beforeAll(async () => {
   const notifier = new SlackNotifier({
     client: new WebClient('xoxb-worker', { slackApiUrl: slack.url, retryConfig: { retries: 0 } }),
   });
-  environment = await createTestEnvironment({ tools, notifiers: [notifier] });
+  environment = await createTestEnvironment({
+    tools,
+    notifiers: [notifier],
+    // Who is told is the operator's choice.
+    policy: {
+      tools: {
+        deleteFile: { notify: [{ type: 'slack', channel: 'C1' }] },
+        launch: { notify: [{ type: 'slack', channel: 'C1' }] },
+      },
+    },
+  });
   gateway = await startGateway(environment.tollgate, {
     extensions: [slackExtension({ signingSecrets: [testSigningSecret] })],
   });
@@ -41,7 +51,6 @@ describe('Slack approvals end to end', () => {
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${marker} delete the report` }],
       requester: 'ana',
-      approvalRules: { notify: [{ type: 'slack', channel: 'C1' }] },
     });
 
     const [posted] = await waitFor(
@@ -79,7 +88,6 @@ describe('Slack approvals end to end', () => {
     );
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${marker} launch it` }],
-      approvalRules: { notify: [{ type: 'slack', channel: 'C1' }] },
     });
     const result = await handle.result();
     expect(result.audit).toEqual([expect.objectContaining({ decision: 'expired' })]);
