@@ -78,9 +78,22 @@ describe('npm run dev', () => {
     });
     const pending = await waitForPending(first, 2);
     const byTool = Object.fromEntries(pending.map((approval) => [approval.toolName, approval.approvalId]));
-    await tollgate.decide(byTool.writeFile!, { approved: true, approver: 'demo' });
-    // A person without Temporal access denies through the gateway, with the token npm run dev made.
+    // The dev worker trusts only decisions its gateway signed: raw Temporal access approves nothing.
+    await expect(tollgate.decide(byTool.writeFile!, { approved: true, approver: 'demo' })).rejects.toMatchObject({
+      code: 'forbidden',
+    });
+    // A person decides through the gateway, with the token npm run dev made.
     const token = readFileSync(path.join(folder, 'state', 'gateway-token'), 'utf8').trim();
+    const cli = (...args: string[]) =>
+      execFileAsync(process.execPath, [
+        path.join(repository, 'bin/tollgate.js'),
+        ...args,
+        '--gateway',
+        `http://127.0.0.1:${ports.gateway}`,
+        '--token',
+        token,
+      ]);
+    await cli('approve', byTool.writeFile!);
     const listed = await execFileAsync(process.execPath, [
       path.join(repository, 'bin/tollgate.js'),
       'pending',
@@ -117,7 +130,7 @@ describe('npm run dev', () => {
     expect((await tollgate.pending({ workflowId: second.workflowId })).map((approval) => approval.approvalId)).toEqual([
       waiting!.approvalId,
     ]);
-    await tollgate.decide(waiting!.approvalId, { approved: true });
+    await cli('approve', waiting!.approvalId);
     await tollgate.turn(second.workflowId).result();
     expect(existsSync(path.join(workspace, 'later.txt'))).toBe(true);
   }, 150_000);
