@@ -142,7 +142,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
           requireScope(caller, 'turns:start');
           const { turnId } = await tollgate.sendMessage(
             conversationId,
-            { content: parsed.text, requester: user },
+            { content: parsed.content, requester: user },
             options.conversation ?? {},
           );
           return streamResponse(corsHeaders, (write) =>

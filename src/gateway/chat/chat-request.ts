@@ -1,4 +1,5 @@
-import { safeValidateUIMessages, type UIMessage } from 'ai';
+import { convertToModelMessages, safeValidateUIMessages, type UIMessage } from 'ai';
+import { userContentPartSchema, type UserContentPart } from '../../protocol';
 import { z } from 'zod';
 import { GatewayError } from '../gateway-error';
 
@@ -25,7 +26,8 @@ export const chatRequestBodySchema = z.looseObject({
 
 /** What a chat request asks for. */
 export type ChatRequest =
-  { kind: 'message'; chatId: string; text: string } | { kind: 'continue'; chatId: string; message: UIMessage };
+  | { kind: 'message'; chatId: string; content: string | UserContentPart[] }
+  | { kind: 'continue'; chatId: string; message: UIMessage };
 
 /**
  * Reads a `useChat` request: a new user message becomes the conversation's next turn; a last message from the
@@ -71,17 +73,30 @@ export async function parseChatRequest(body: unknown): Promise<ChatRequest> {
       `The last message must come from the user or the assistant, not "${message.role}".`,
     );
   }
-  const unsupported = message.parts.filter((part) => part.type !== 'text' && part.type !== 'step-start');
+  const unsupported = message.parts.filter(
+    (part) => part.type !== 'text' && part.type !== 'file' && part.type !== 'step-start',
+  );
   if (unsupported.length > 0) {
     throw new GatewayError(
       'invalid-request',
-      `Only text can be sent to the agent for now; this message also has ${[...new Set(unsupported.map((part) => part.type))].join(', ')} parts.`,
+      `A user message may hold text and files; this one also has ${[...new Set(unsupported.map((part) => part.type))].join(', ')} parts.`,
     );
   }
   const text = message.parts
     .flatMap((part) => (part.type === 'text' ? [part.text] : []))
     .join('\n')
     .trim();
-  if (text === '') throw new GatewayError('invalid-request', 'The message is empty: send some text.');
-  return { kind: 'message', chatId: id, text };
+  const files = message.parts.some((part) => part.type === 'file');
+  if (text === '' && !files) throw new GatewayError('invalid-request', 'The message is empty: send some text.');
+  if (!files) return { kind: 'message', chatId: id, content: text };
+  // Files go as the AI SDK's own model parts (file, with their media type), checked against Tollgate's schema.
+  const [converted] = await convertToModelMessages([message]);
+  const parts = userContentPartSchema.array().min(1).max(100).safeParse(converted?.content);
+  if (!parts.success) {
+    throw new GatewayError(
+      'invalid-request',
+      `The message's files could not be read: ${parts.error.issues[0]?.message}`,
+    );
+  }
+  return { kind: 'message', chatId: id, content: parts.data };
 }

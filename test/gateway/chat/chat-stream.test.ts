@@ -63,6 +63,24 @@ describe('POST /api/chat', () => {
     expect(description.historyLength).toBeLessThan(30);
   });
 
+  it('sends an image the person attached to the model, and keeps it in the conversation', async () => {
+    const marker = uniqueMarker();
+    stack.model.scriptFor(marker, { text: 'a cat' });
+    const chat = new NodeChat(stack.gateway, { id: `file-${marker.slice(6, 14)}` });
+    const url = 'data:image/png;base64,iVBORw0KGgo=';
+
+    await chat.sendMessage({
+      text: `${marker} what is this?`,
+      files: [{ type: 'file', mediaType: 'image/png', filename: 'cat.png', url }],
+    });
+
+    expect(chat.text()).toBe('a cat');
+    const asked = stack.model.requestsFor(marker).at(-1)?.messages.at(-1);
+    expect(asked?.content).toEqual(
+      expect.arrayContaining([{ type: 'image_url', image_url: { url } }, expect.objectContaining({ type: 'text' })]),
+    );
+  });
+
   it('shows an approval, and approving from the chat runs the tool exactly once and streams the rest', async () => {
     const marker = uniqueMarker();
     stack.model.scriptFor(

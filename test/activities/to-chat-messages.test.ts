@@ -1,0 +1,38 @@
+import { toChatMessages } from '../../src/activities';
+
+describe('toChatMessages', () => {
+  it('shows the model the images a person sent and names other files', () => {
+    const [message] = toChatMessages([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'what is in this picture?' },
+          { type: 'file', data: 'iVBORw0KGgo=', mediaType: 'image/png', filename: 'cat.png' },
+          {
+            type: 'file',
+            data: 'https://example.com/report.pdf',
+            mediaType: 'application/pdf',
+            filename: 'report.pdf',
+          },
+        ],
+      },
+    ]);
+    expect(message).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: 'what is in this picture?' },
+        { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+        { type: 'text', text: '[The user attached report.pdf (application/pdf); its content is not shown to you.]' },
+      ],
+    });
+  });
+
+  it('keeps plain text messages as text, and leaves out assistant messages that only ask for approval', () => {
+    expect(
+      toChatMessages([
+        { role: 'user', content: [{ type: 'text', text: 'hi' }] },
+        { role: 'assistant', content: [{ type: 'tool-approval-request', approvalId: 'a', toolCallId: 'c' }] },
+      ]),
+    ).toEqual([{ role: 'user', content: 'hi' }]);
+  });
+});
