@@ -3,7 +3,7 @@
 // turn, history per turn, and a growth table of long turns. Progress goes to stderr; the tables to
 // stdout; the full report to .tollgate/bench/<date>.json. `npm run bench -- --help` lists the flags.
 import { Client, Connection } from '@temporalio/client';
-import { bundleWorkflowCode } from '@temporalio/worker';
+import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { TollgateClient } from '../src/client';
 import { startDevServer, type DevServer } from '../src/dev/dev-server';
 import { startModelServer, type ModelServer } from '../src/dev/model-server';
 import { tollgateSearchAttributes } from '../src/dev/search-attributes';
+import { tollgateWorkflowBundleOptions } from '../src/worker';
 import type { ApprovalSystem, BenchTurn } from './approval-system';
 import { BaselineSystem } from './baseline-system';
 import { benchUsage, parseBenchOptions, UsageError, type BenchOptions } from './bench-options';
@@ -72,8 +73,12 @@ class Resources {
   }
 }
 
-async function bundle(workflowsPath: string, name: string, resources: Resources): Promise<string> {
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: quietLogger });
+async function bundle(
+  options: Pick<BundleOptions, 'workflowsPath' | 'preloadModules'>,
+  name: string,
+  resources: Resources,
+): Promise<string> {
+  const { code } = await bundleWorkflowCode({ ...options, logger: quietLogger });
   const file = path.join(outputFolder, `${name}-bundle-${process.pid}.js`);
   writeFileSync(file, code);
   resources.files.push(file);
@@ -105,8 +110,9 @@ async function main(): Promise<void> {
     progress('starting the Temporal dev server and bundling both workflows');
     const [server, baselineBundle, tollgateBundle] = await Promise.all([
       startDevServer({ searchAttributes: tollgateSearchAttributes }).then((server) => (resources.server = server)),
-      bundle(require.resolve('./baseline-workflow'), 'baseline', resources),
-      bundle(require.resolve('../src/workflows'), 'tollgate', resources),
+      bundle({ workflowsPath: require.resolve('./baseline-workflow') }, 'baseline', resources),
+      // The bundle createTollgateWorker builds for itself, with its workflow modules preloaded.
+      bundle(tollgateWorkflowBundleOptions(), 'tollgate', resources),
     ]);
     const model = (resources.model = await startModelServer());
     const connection = (resources.connection = await Connection.connect({

@@ -1,4 +1,4 @@
-import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type BundleOptions, type WorkerOptions } from '@temporalio/worker';
 import {
   createActivities,
   modelSettingsFromEnvironment,
@@ -13,6 +13,21 @@ import { createWorkspaceTools } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
 import { notifiersFromEnvironment } from './notifications/notifiers-from-environment';
 import type { Tool } from './tools';
+
+/**
+ * How Tollgate's workflows are bundled; use these when you prebuild a bundle for `workflowBundle`.
+ * The workflow modules are preloaded: with the reusable V8 context (the SDK's default), a module
+ * that is not preloaded is evaluated again for every workflow and kept while the workflow is cached.
+ * Ours keep no state in module scope, so one shared copy serves every turn and conversation; the few
+ * that hold zod (the frozen v1 code, input checks) are loaded lazily and stay per workflow.
+ *
+ * @example
+ * const { code } = await bundleWorkflowCode(tollgateWorkflowBundleOptions());
+ */
+export function tollgateWorkflowBundleOptions(): Pick<BundleOptions, 'workflowsPath' | 'preloadModules'> {
+  const workflowsPath = require.resolve('./workflows');
+  return { workflowsPath, preloadModules: [workflowsPath] };
+}
 
 /** What a Tollgate worker needs. */
 export interface TollgateWorkerOptions {
@@ -49,6 +64,7 @@ export interface TollgateWorkerOptions {
  */
 export async function createTollgateWorker(options: TollgateWorkerOptions): Promise<Worker> {
   const approvalSecret = options.approvalSecret ?? process.env.TOLLGATE_APPROVAL_SECRET;
+  const bundling = tollgateWorkflowBundleOptions();
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
@@ -64,7 +80,7 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
     }),
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
-      : { workflowsPath: require.resolve('./workflows') }),
+      : { workflowsPath: bundling.workflowsPath, bundlerOptions: { preloadModules: bundling.preloadModules } }),
     // The model step heartbeats its streamed text; a chat sees it only as often as heartbeats are sent.
     maxHeartbeatThrottleInterval: '250ms',
     defaultHeartbeatThrottleInterval: '250ms',

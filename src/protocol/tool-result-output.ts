@@ -25,12 +25,4 @@ export const toolResultOutputSchema = z.discriminatedUnion('type', [
 /** What a tool call produced: its output, an error the model can read, or a denial. */
 export type ToolResultOutput = z.infer<typeof toolResultOutputSchema>;
 
-/** A denial result that tells the model the call did not run and why. */
-export function executionDenied(reason?: string): ToolResultOutput {
-  return reason === undefined ? { type: 'execution-denied' } : { type: 'execution-denied', reason };
-}
-
-/** An error result the model can read and act on. */
-export function errorText(value: string): ToolResultOutput {
-  return { type: 'error-text', value };
-}
+export { errorText, executionDenied } from './denial-and-error-outputs';

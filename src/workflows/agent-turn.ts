@@ -11,20 +11,20 @@ import {
 } from '@temporalio/workflow';
 import type { TollgateActivities } from '../activities/activity-types';
 import type { TurnActivities } from '../activities/turn-activity-types';
-import {
-  errorText,
-  executionDenied,
-  type AgentTurnInput,
-  type AgentTurnResult,
-  type AgentTurnStatus,
-  type AssistantContentPart,
-  type ModelMessage,
-  type PlannedToolCall,
-  type ToolResultOutput,
-  type ToolResultPart,
-  type TranscriptPointer,
-  type TurnSettings,
+import type {
+  AgentTurnInput,
+  AgentTurnResult,
+  AgentTurnStatus,
+  AssistantContentPart,
+  ModelMessage,
+  PlannedToolCall,
+  ToolResultOutput,
+  ToolResultPart,
+  TranscriptPointer,
+  TurnSettings,
 } from '../protocol';
+// Not from the protocol's index, which builds every zod schema in each workflow's module scope.
+import { errorText, executionDenied } from '../protocol/denial-and-error-outputs';
 import { ClientToolOutputs } from './client-tool-outputs';
 import {
   agentTurnEventsQuery,
@@ -32,7 +32,7 @@ import {
   pendingToolApprovalsQuery,
   supersedeTurnSignal,
 } from './definitions';
-import { agentTurnV1 } from './legacy/agent-turn-v1';
+import { loadAgentTurnV1 } from './load-lazily';
 import { registerDecisionHandlers } from './register-decision-handlers';
 import { resumeFromMessages } from './resume-from-messages';
 import { TurnApprovals } from './turn-approvals';
@@ -88,7 +88,7 @@ function toolRunner(settings: TurnSettings): TurnActivities['runTool'] {
  * });
  */
 export async function agentTurn(input: AgentTurnInput): Promise<AgentTurnResult> {
-  if (!patched(patches.turnV2)) return agentTurnV1(input);
+  if (!patched(patches.turnV2)) return loadAgentTurnV1().agentTurnV1(input);
   return new AgentTurn(input).run();
 }
 
@@ -120,11 +120,17 @@ class AgentTurn {
     setHandler(supersedeTurnSignal, ({ reason }) => this.approvals.supersede(String(reason).slice(0, 500)));
     setHandler(pendingToolApprovalsQuery, () => this.approvals.book.pending());
     setHandler(agentTurnEventsQuery, () => this.events.list());
-    setHandler(agentTurnStateQuery, () => ({
-      ...this.result(),
-      status: this.currentStatus(),
-      awaitingOutput: this.outputs.awaiting(),
-    }));
+    setHandler(agentTurnStateQuery, (page) => {
+      const from = Math.max(0, Math.floor(Number(page?.fromMessage ?? 0)) || 0);
+      const count = Math.max(0, Math.floor(Number(page?.maxMessages ?? this.messages.length)) || 0);
+      return {
+        ...this.result(),
+        messages: this.messages.slice(from, from + count),
+        messageCount: this.messages.length,
+        status: this.currentStatus(),
+        awaitingOutput: this.outputs.awaiting(),
+      };
+    });
   }
 
   async run(): Promise<AgentTurnResult> {

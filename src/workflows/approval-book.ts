@@ -1,14 +1,14 @@
-import {
-  type AgentTurnResult,
-  type ApprovalRights,
-  type DecisionChannel,
-  type DecisionTrust,
-  type IgnoredDecisionCause,
-  type IgnoredToolApprovalDecision,
-  type PendingToolApproval,
-  type RecordedDecision,
-  type ToolApprovalAuditEntry,
-  type ToolApprovalDecision,
+import type {
+  AgentTurnResult,
+  ApprovalRights,
+  DecisionChannel,
+  DecisionTrust,
+  IgnoredDecisionCause,
+  IgnoredToolApprovalDecision,
+  PendingToolApproval,
+  RecordedDecision,
+  ToolApprovalAuditEntry,
+  ToolApprovalDecision,
 } from '../protocol';
 import { readDecision } from './read-decision';
 import { hasValidDecisionSignature } from './verify-decision-signature';

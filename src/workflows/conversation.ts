@@ -10,14 +10,12 @@ import {
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
-import { z } from 'zod';
-import {
-  sendMessageInputSchema,
-  type ConversationInput,
-  type ModelMessage,
-  type PendingToolApproval,
-  type SendMessageInput,
-  type TranscriptPointer,
+import type {
+  ConversationInput,
+  ModelMessage,
+  PendingToolApproval,
+  SendMessageInput,
+  TranscriptPointer,
 } from '../protocol';
 import { agentTurn } from './agent-turn';
 import {
@@ -27,7 +25,7 @@ import {
   supersedeTurnSignal,
   turnPendingApprovalsSignal,
 } from './definitions';
-import { conversationV1 } from './legacy/conversation-v1';
+import { loadConversationV1, loadSchemaChecks } from './load-lazily';
 
 /** The reason pending calls are denied with when a new message supersedes them. */
 export const supersededReason = 'superseded by a new message';
@@ -46,7 +44,7 @@ const recentMessagesKept = 100;
  * await tollgate.sendMessage('chat-1', { content: 'run ls' }, { onMessageWhilePending: 'wait' });
  */
 export async function conversation(input: ConversationInput = {}): Promise<void> {
-  if (!patched('conversation-v2')) return conversationV1(input);
+  if (!patched('conversation-v2')) return loadConversationV1().conversationV1(input);
   const conversationId = workflowInfo().workflowId;
   // A conversation that continued as new from the first version carries its history inline.
   let transcript: TranscriptPointer = input.transcript ?? { tail: [...(input.history ?? [])] };
@@ -98,15 +96,7 @@ export async function conversation(input: ConversationInput = {}): Promise<void>
     },
     {
       // Validators are not replayed, so this schema may change without touching running conversations.
-      validator: (message) => {
-        const check = sendMessageInputSchema.safeParse(message);
-        if (!check.success) {
-          throw ApplicationFailure.nonRetryable(
-            `Invalid sendMessage input: ${z.prettifyError(check.error)}`,
-            'InvalidMessage',
-          );
-        }
-      },
+      validator: (message) => loadSchemaChecks().checkSendMessage(message),
     },
   );
 

@@ -1,12 +1,10 @@
 import { ApplicationFailure, setHandler } from '@temporalio/workflow';
-import { z } from 'zod';
-import {
-  submitToolOutputInputSchema,
-  type RecordedDecision,
-  type SubmitToolOutputInput,
-  type ToolApprovalDecision,
-  type ToolResultOutput,
-  type ToolResultPart,
+import type {
+  RecordedDecision,
+  SubmitToolOutputInput,
+  ToolApprovalDecision,
+  ToolResultOutput,
+  ToolResultPart,
 } from '../protocol';
 import type { ApprovalBook } from './approval-book';
 import type { ClientToolOutputs } from './client-tool-outputs';
@@ -17,6 +15,7 @@ import {
   toolApprovalResponseSignal,
   toolOutputErrorTypes,
 } from './definitions';
+import { loadSchemaChecks } from './load-lazily';
 import { readDecision } from './read-decision';
 
 /** Most decisions one update may carry. */
@@ -85,14 +84,7 @@ export function registerDecisionHandlers(options: {
     {
       // Validators are not replayed, so a schema here may change without touching running turns.
       validator: (submission) => {
-        const parsed = submitToolOutputInputSchema.safeParse(submission);
-        if (!parsed.success) {
-          throw ApplicationFailure.nonRetryable(
-            `Invalid submitToolOutput input: ${z.prettifyError(parsed.error)}`,
-            toolOutputErrorTypes.invalid,
-          );
-        }
-        const check = outputs.check(parsed.data);
+        const check = outputs.check(loadSchemaChecks().parseSubmitToolOutput(submission));
         if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, check.type);
       },
     },

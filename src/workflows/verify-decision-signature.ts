@@ -1,6 +1,7 @@
 import { hashes, verify } from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
-import { decisionSignaturePayload, type ToolApprovalDecision } from '../protocol';
+import type { ToolApprovalDecision } from '../protocol';
+import { decisionSignaturePayload } from '../protocol/decision-signature-payload';
 
 // Pure JavaScript, so it runs inside the workflow sandbox and gives the same answer on replay.
 hashes.sha512 = sha512;
