@@ -11,6 +11,7 @@ import {
   agentTurnInputSchema,
   canonicalJson,
   type AgentTurnResult,
+  type AgentTurnStatePage,
   type ModelMessage,
   type RecordedDecision,
   type SubmitToolOutputInput,
@@ -116,9 +117,11 @@ export class TollgateClient {
     return this.client.workflow.getHandle<typeof agentTurn>(workflowId);
   }
 
-  /** A turn's status, messages so far, pending approvals and audit. */
-  async state(workflowId: string): Promise<AgentTurnState> {
-    return this.turn(workflowId).query(agentTurnStateQuery);
+  /** A turn's status, messages so far (or a page of them), pending approvals and audit. */
+  async state(workflowId: string, page?: AgentTurnStatePage): Promise<AgentTurnState> {
+    return page
+      ? this.turn(workflowId).query(agentTurnStateQuery, page)
+      : this.turn(workflowId).query(agentTurnStateQuery);
   }
 
   /**

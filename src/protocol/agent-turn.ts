@@ -109,9 +109,19 @@ export interface AgentTurnResult {
   transcript?: TranscriptPointer;
 }
 
+/** Which of a turn's messages the `agentTurnState` query returns: all when absent. */
+export interface AgentTurnStatePage {
+  /** Index of the first message to return (0-based). */
+  fromMessage?: number;
+  /** Most messages to return. */
+  maxMessages?: number;
+}
+
 /** A running turn as the `agentTurnState` query shows it. */
 export interface AgentTurnState extends Omit<AgentTurnResult, 'status'> {
   status: AgentTurnStatus;
+  /** How many messages the turn has, whatever page was asked for. */
+  messageCount?: number;
   /** Client-executed tool calls waiting for `submitToolOutput`. */
   awaitingOutput: Array<{ toolCallId: string; toolName: string; input: unknown }>;
 }

@@ -5,6 +5,7 @@ export {
   type AgentTurnInput,
   type AgentTurnResult,
   type AgentTurnState,
+  type AgentTurnStatePage,
   type AgentTurnStatus,
   type ModelSettings,
   type ProviderTool,

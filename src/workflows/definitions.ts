@@ -2,6 +2,7 @@ import { defineSearchAttributeKey, SearchAttributeType } from '@temporalio/commo
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type {
   AgentTurnState,
+  AgentTurnStatePage,
   ConversationState,
   SendMessageInput,
   SendMessageResult,
@@ -30,8 +31,11 @@ export const respondToToolApprovalsUpdate = defineUpdate<RecordedDecision[], [Re
 /** Approvals the turn is waiting for. */
 export const pendingToolApprovalsQuery = defineQuery<PendingToolApproval[]>('pendingToolApprovals');
 
-/** The whole state of a turn: status, messages so far, pending approvals, audit. */
-export const agentTurnStateQuery = defineQuery<AgentTurnState>('agentTurnState');
+/**
+ * The state of a turn: status, messages so far, pending approvals, audit. A page argument
+ * (`{ fromMessage, maxMessages }`) returns part of the messages; `messageCount` says how many there are.
+ */
+export const agentTurnStateQuery = defineQuery<AgentTurnState, [AgentTurnStatePage?]>('agentTurnState');
 
 /** The output of a client-executed tool call; returns the recorded `tool-result` part. */
 export const submitToolOutputUpdate = defineUpdate<ToolResultPart, [SubmitToolOutputInput]>('submitToolOutput');

@@ -228,6 +228,23 @@ describe('agentTurn', () => {
     expect(JSON.stringify(result.messages)).not.toContain('tool-approval-request');
   });
 
+  it('pages the messages of a turn in its state query', async () => {
+    const marker = uniqueMarker();
+    environment.model.scriptFor(
+      marker,
+      { toolCalls: [{ id: `${marker}-1`, name: 'lookup', arguments: { query: 'a' } }] },
+      { toolCalls: [{ id: `${marker}-2`, name: 'lookup', arguments: { query: 'b' } }] },
+      { text: 'done' },
+    );
+    const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} go` }] });
+    await handle.result();
+    const whole = await environment.tollgate.state(handle.workflowId);
+    const page = await environment.tollgate.state(handle.workflowId, { fromMessage: 2, maxMessages: 2 });
+    expect(whole.messageCount).toBe(5);
+    expect(page.messageCount).toBe(5);
+    expect(page.messages).toEqual(whole.messages.slice(2, 4));
+  });
+
   it('stops after maxSteps even while the model keeps calling tools, with every call answered', async () => {
     const marker = uniqueMarker();
     environment.model.scriptFor(
