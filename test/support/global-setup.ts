@@ -4,6 +4,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startDevServer } from '../../src/dev/dev-server';
 import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
+import { tollgateWorkflowBundleOptions } from '../../src/worker';
 import { testLogFolder } from './test-logs';
 
 // One dev server and one workflow bundle for the whole run: starting and bundling are the slow parts.
@@ -40,7 +41,8 @@ export default async function globalSetup(globalConfig?: { collectCoverage?: boo
  * Without `--coverage` the bundle is the plain one: a plain `npm test` pays nothing.
  */
 function workflowBundleOptions(coverage: boolean): BundleOptions {
-  const options = { workflowsPath: require.resolve('../../src/workflows'), logger: quietLogger };
+  // The bundle a Tollgate worker builds for itself: workflow modules preloaded, shared by every workflow.
+  const options = { ...tollgateWorkflowBundleOptions(), logger: quietLogger };
   if (!coverage) return options;
   // WorkflowCoverage instruments only where an istanbul counter object exists (as in Jest's test files); the
   // global set-up runs outside them, so give it one while the options are made.
