@@ -8,6 +8,7 @@ import {
 import { temporalSettingsFromEnvironment } from './client/temporal-settings';
 import { preflightOrExit } from './client/temporal-preflight';
 import { operatorPolicyFromEnvironment, type OperatorPolicy } from './policy';
+import type { TurnActivityLimits } from './protocol';
 import { contentStoreFromEnvironment, type ContentStore } from './store';
 import { createWorkspaceTools } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
@@ -49,6 +50,8 @@ export interface TollgateWorkerOptions {
   store?: ContentStore;
   /** Secret that signs approval requests in the AI SDK's format. Default: `TOLLGATE_APPROVAL_SECRET`. */
   approvalSecret?: string;
+  /** Timeouts and attempts for the turn's model steps, tool runs and notices, where Tollgate's defaults do not fit. */
+  activityLimits?: TurnActivityLimits;
   /** A prebuilt workflow bundle (tests build it once); the workflow sources are bundled otherwise. */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Passed through to `Worker.create`. */
@@ -77,6 +80,7 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
       ...(approvalSecret && { approvalSecret }),
       onToolApproval: options.onToolApproval,
       notifiers: options.notifiers,
+      ...(options.activityLimits && { activityLimits: options.activityLimits }),
     }),
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }

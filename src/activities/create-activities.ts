@@ -1,5 +1,6 @@
 import OpenAI from 'openai';
 import type { OperatorPolicy } from '../policy';
+import type { TurnActivityLimits } from '../protocol';
 import type { ContentStore } from '../store';
 import { ToolRegistry, type Tool } from '../tools';
 import type { TollgateActivities, ToolApprovalPolicy } from './activity-types';
@@ -44,6 +45,7 @@ export function createActivities(options: {
   approvalSecret?: string;
   onToolApproval?: ToolApprovalPolicy;
   notifiers?: readonly ApprovalNotifier[];
+  activityLimits?: TurnActivityLimits;
 }): TollgateActivities & TurnActivities {
   // Temporal retries model calls with backoff; the client's own retries would multiply them.
   const client = new OpenAI({ baseURL: options.model.baseURL, apiKey: options.model.apiKey, maxRetries: 0 });
@@ -63,6 +65,7 @@ export function createActivities(options: {
       executeTool: legacy.executeTool,
       ...(options.approvalSecret !== undefined && { approvalSecret: options.approvalSecret }),
       ...(options.onToolApproval && { onToolApproval: options.onToolApproval }),
+      ...(options.activityLimits && { activityLimits: options.activityLimits }),
     }),
   };
 }

@@ -11,6 +11,7 @@ import {
   type PlannedToolCall,
   type ToolCallPart,
   type ToolResultOutput,
+  type TurnActivityLimits,
   type TurnSettings,
 } from '../protocol';
 import type { OperatorPolicy } from '../policy';
@@ -38,6 +39,8 @@ export interface TurnActivityDependencies {
   /** HMAC secret for approval requests, in the AI SDK's format. */
   approvalSecret?: string;
   onToolApproval?: ToolApprovalPolicy;
+  /** Limits the worker's owner sets for the turn's activities. */
+  activityLimits?: TurnActivityLimits;
 }
 
 /**
@@ -83,6 +86,7 @@ export function createTurnActivities(dependencies: TurnActivityDependencies): Tu
         startToCloseMs: durationOr(input.toolTimeouts?.startToClose, 600_000),
       },
       trust: { requireSigned: policy.decisions?.requireSigned ?? Object.keys(keys).length > 0, keys },
+      ...(dependencies.activityLimits && { activities: dependencies.activityLimits }),
     };
     return { input, settings, offered };
   }

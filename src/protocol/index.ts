@@ -92,6 +92,8 @@ export {
   type SignedDecisionFields,
 } from './decision-signature';
 export type {
+  ActivityLimits,
+  TurnActivityLimits,
   ApprovalNoticePlan,
   ApprovalRights,
   ContentRef,

@@ -65,8 +65,28 @@ export interface DecisionTrust {
   keys: Record<string, string>;
 }
 
+/** Limits the worker's owner may set for one kind of activity; Tollgate's defaults apply otherwise. */
+export interface ActivityLimits {
+  /** How long one attempt may take, in milliseconds. */
+  startToCloseMs?: number;
+  /** Attempts in all, the first included. */
+  maximumAttempts?: number;
+}
+
+/** The worker owner's limits per kind of activity. */
+export interface TurnActivityLimits {
+  /** The model step (after the turn's first, which runs before the worker's settings are known). */
+  modelStep?: ActivityLimits;
+  /** Tool runs; a turn's own `toolTimeouts.startToClose` still wins for its attempts' length. */
+  tool?: ActivityLimits;
+  /** Notices to Slack, email and other channels. */
+  notice?: ActivityLimits;
+}
+
 /** The turn's settings once its input has been checked and the operator's policy applied. */
 export interface TurnSettings {
+  /** Limits the worker's owner set for the turn's activities. */
+  activities?: TurnActivityLimits;
   maxSteps: number;
   approvalWait: 'durable' | 'halt';
   /** Autonomous mode, granted only where the operator allows it. */

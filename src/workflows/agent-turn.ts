@@ -49,18 +49,22 @@ const patches = {
   turnV2: 'turn-v2',
 } as const;
 
-const { runModelStep, planResumedCalls } = proxyActivities<TurnActivities>({
-  startToCloseTimeout: '3m',
-  // The model step heartbeats its streamed progress; a dead worker is noticed in seconds.
-  heartbeatTimeout: '30s',
-  // 4xx answers other than 429 come back as ModelRequestRejected: retrying them cannot help.
-  retry: {
-    initialInterval: '1s',
-    maximumInterval: '1m',
-    maximumAttempts: 10,
-    nonRetryableErrorTypes: ['ModelRequestRejected', 'InvalidAgentTurnInput', 'UnknownTool', 'AutoApproveNotAllowed'],
-  },
-});
+/** The model-step activities, with the worker owner's limits once they are known (from the first step on). */
+function modelSteps(settings?: TurnSettings): Pick<TurnActivities, 'runModelStep' | 'planResumedCalls'> {
+  const limits = settings?.activities?.modelStep;
+  return proxyActivities<TurnActivities>({
+    startToCloseTimeout: limits?.startToCloseMs ?? '3m',
+    // The model step heartbeats its streamed progress; a dead worker is noticed in seconds.
+    heartbeatTimeout: '30s',
+    // 4xx answers other than 429 come back as ModelRequestRejected: retrying them cannot help.
+    retry: {
+      initialInterval: '1s',
+      maximumInterval: '1m',
+      maximumAttempts: limits?.maximumAttempts ?? 10,
+      nonRetryableErrorTypes: ['ModelRequestRejected', 'InvalidAgentTurnInput', 'UnknownTool', 'AutoApproveNotAllowed'],
+    },
+  });
+}
 
 const { validateToolOutput } = proxyActivities<TollgateActivities>({
   startToCloseTimeout: '1m',
@@ -68,11 +72,14 @@ const { validateToolOutput } = proxyActivities<TollgateActivities>({
 });
 
 /** Runs tools. The activity heartbeats while a tool runs, so a dead worker is noticed in seconds, not minutes. */
-function toolRunner(settings: TurnSettings): TurnActivities['runTool'] {
+function toolRunner(settings: TurnSettings, turnSetsLength: boolean): TurnActivities['runTool'] {
+  const limits = settings.activities?.tool;
   return proxyActivities<TurnActivities>({
-    startToCloseTimeout: settings.toolTimeouts.startToCloseMs,
+    startToCloseTimeout: turnSetsLength
+      ? settings.toolTimeouts.startToCloseMs
+      : (limits?.startToCloseMs ?? settings.toolTimeouts.startToCloseMs),
     heartbeatTimeout: settings.toolTimeouts.heartbeatMs,
-    retry: { maximumAttempts: 3 },
+    retry: { maximumAttempts: limits?.maximumAttempts ?? 3 },
   }).runTool;
 }
 
@@ -109,7 +116,13 @@ class AgentTurn {
 
   constructor(private readonly input: AgentTurnInput) {
     this.transcript = { ...(input.transcript !== undefined && { head: input.transcript }), tail: [...input.messages] };
-    this.notices = new TurnNotices(this.workflowId, input.requester, this.events, () => this.steps);
+    this.notices = new TurnNotices(
+      this.workflowId,
+      input.requester,
+      this.events,
+      () => this.steps,
+      () => this.settings?.activities?.notice,
+    );
     registerDecisionHandlers({
       book: this.approvals.book,
       outputs: this.outputs,
@@ -139,7 +152,7 @@ class AgentTurn {
       if (await this.resume()) return await this.finish('awaiting-approval');
       while (this.steps < (this.settings?.maxSteps ?? Infinity)) {
         this.steps += 1;
-        const step = await runModelStep({
+        const step = await modelSteps(this.settings).runModelStep({
           workflowId: this.workflowId,
           step: this.steps,
           options: this.options(),
@@ -169,7 +182,7 @@ class AgentTurn {
 
   /** Continues a halted turn from the messages its caller sent back; true when it halts again. */
   private async resume(): Promise<boolean> {
-    const resumed = await resumeFromMessages(this.input, this.workflowId, planResumedCalls);
+    const resumed = await resumeFromMessages(this.input, this.workflowId, modelSteps().planResumedCalls);
     if (!resumed) return false;
     this.adopt(resumed.settings, resumed.notes);
     const opened = resumed.calls.map(({ plan, response }) => {
@@ -277,7 +290,10 @@ class AgentTurn {
       await condition(() => this.outputs.outputOf(call.toolCallId) !== undefined);
       part = result(this.outputs.outputOf(call.toolCallId) as ToolResultOutput);
     } else {
-      part = await toolRunner(this.settings as TurnSettings)({
+      part = await toolRunner(
+        this.settings as TurnSettings,
+        this.input.toolTimeouts?.startToClose !== undefined,
+      )({
         toolCallId: call.toolCallId,
         toolName: call.toolName,
         input: call.input,

@@ -1,14 +1,23 @@
 import { condition, proxyActivities } from '@temporalio/workflow';
 import type { TollgateActivities } from '../activities/activity-types';
-import type { ApprovalNoticePlan, NotificationTarget, PendingToolApproval, ToolApprovalAuditEntry } from '../protocol';
+import type {
+  ActivityLimits,
+  ApprovalNoticePlan,
+  NotificationTarget,
+  PendingToolApproval,
+  ToolApprovalAuditEntry,
+} from '../protocol';
 import type { NotificationReceipt } from '../notifications/notification-types';
 import type { TurnEventLog } from './turn-event-log';
 
-const { notifyApproval } = proxyActivities<TollgateActivities>({
-  startToCloseTimeout: '30s',
-  // Bounded: a channel that is down must not hold the turn's end for long.
-  retry: { initialInterval: '1s', maximumInterval: '10s', maximumAttempts: 5 },
-});
+/** The notice activity, with the worker owner's limits when given. */
+function noticeActivity(limits: ActivityLimits | undefined): TollgateActivities['notifyApproval'] {
+  return proxyActivities<TollgateActivities>({
+    startToCloseTimeout: limits?.startToCloseMs ?? '30s',
+    // Bounded: a channel that is down must not hold the turn's end for long.
+    retry: { initialInterval: '1s', maximumInterval: '10s', maximumAttempts: limits?.maximumAttempts ?? 5 },
+  }).notifyApproval;
+}
 
 interface Sent {
   receipt: NotificationReceipt;
@@ -29,7 +38,13 @@ export class TurnNotices {
     private readonly requester: string | undefined,
     private readonly events: TurnEventLog,
     private readonly currentStep: () => number,
+    /** The worker owner's limits for notices, once known. */
+    private readonly limits: () => ActivityLimits | undefined = () => undefined,
   ) {}
+
+  private get notifyApproval(): TollgateActivities['notifyApproval'] {
+    return noticeActivity(this.limits());
+  }
 
   /**
    * Announces `approval`; with `decisionOf`, follows it to its outcome (reminding on the way). A
@@ -47,7 +62,7 @@ export class TurnNotices {
       ...(approval.approvers && { approvers: approval.approvers }),
     };
     const send = (event: 'requested' | 'reminder', target: NotificationTarget) =>
-      notifyApproval({ event, notice, target }).then(
+      this.notifyApproval({ event, notice, target }).then(
         (receipt): Sent | undefined => (receipt ? { receipt, target } : undefined),
         (error: Error) => {
           // An activity failure's own message is generic; the channel's reason is its cause.
@@ -110,7 +125,7 @@ export class TurnNotices {
       sent.flatMap((entry) =>
         entry
           ? [
-              notifyApproval({
+              this.notifyApproval({
                 event: 'resolved',
                 notice,
                 target: entry.target,

@@ -10,6 +10,7 @@ import type { ApprovalNotifier } from '../../src/notifications/notification-type
 import type { Tool } from '../../src/tools';
 import { createTollgateWorker } from '../../src/worker';
 import type { OperatorPolicy } from '../../src/policy';
+import type { TurnActivityLimits } from '../../src/protocol';
 
 /** The secret test workers sign approval requests with (the AI SDK's format). */
 export const testApprovalSecret = 'tollgate-test-approval-secret';
@@ -51,6 +52,8 @@ export async function createTestEnvironment(options: {
   notifiers?: ApprovalNotifier[];
   /** The operator's policy for the worker (default: none, so the tools' own rules apply). */
   policy?: OperatorPolicy;
+  /** The worker owner's limits for the turn's activities. */
+  activityLimits?: TurnActivityLimits;
 }): Promise<TestEnvironment> {
   routeWorkerLogsToFile();
   const address = temporalAddress();
@@ -76,6 +79,7 @@ export async function createTestEnvironment(options: {
         onToolApproval: options.onToolApproval,
         notifiers: options.notifiers,
         policy: options.policy ?? {},
+        ...(options.activityLimits && { activityLimits: options.activityLimits }),
         approvalSecret: testApprovalSecret,
         model: { baseURL: model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },
         workflowBundle: { codePath: workflowBundlePath() },

@@ -217,4 +217,29 @@ describe('approval notifications', () => {
       ]),
     );
   });
+
+  it("tries a notice only as often as the worker's owner allows", async () => {
+    const limited = await createTestEnvironment({
+      tools,
+      notifiers: [notifier],
+      policy: { tools: { deploy: { notify: [{ type: 'slack', channel: 'C-limited' }] } } },
+      activityLimits: { notice: { maximumAttempts: 1 } },
+    });
+    try {
+      const marker = uniqueMarker();
+      notifier.failuresLeft = 1;
+      const { handle, approval } = await waitingTurn(marker, {}, limited, 'deploy');
+      const events = await waitFor(
+        () => handle.query(agentTurnEventsQuery),
+        (list) => list.some((event) => event.type === 'notification-failed'),
+      );
+      expect(events.find((event) => event.type === 'notification-failed')?.detail).toContain('slack is down');
+      await limited.tollgate.decide(approval.approvalId, { approved: false, approver: 'ana' });
+      await handle.result();
+      // One attempt, which failed: no retry got the notice through.
+      expect(notifier.sent.filter((entry) => entry.approvalId === approval.approvalId)).toEqual([]);
+    } finally {
+      await limited.close();
+    }
+  });
 });
