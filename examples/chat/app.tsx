@@ -6,7 +6,7 @@ import {
   lastAssistantMessageIsCompleteWithApprovalResponses,
   type UIMessage,
 } from 'ai';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 
 /** Where the gateway is and the bearer token to call it with; `npm run dev` writes them into the page. */
@@ -65,10 +65,44 @@ function ToolCall({
   );
 }
 
+/**
+ * The chat's earlier exchanges, from the gateway: `useChat` reads its initial messages once, so the chat waits for
+ * them. An unknown chat (404) starts empty.
+ */
+async function loadHistory(): Promise<UIMessage[]> {
+  const response = await fetch(`${config.api}/${encodeURIComponent(config.chatId)}/messages`, {
+    headers: { authorization: `Bearer ${config.token}` },
+  });
+  if (response.status === 404) return [];
+  if (!response.ok) throw new Error(`The chat's history did not load (${response.status}).`);
+  return (await response.json()) as UIMessage[];
+}
+
 function App() {
+  const [history, setHistory] = useState<{ messages: UIMessage[] } | { error: string }>();
+  useEffect(() => {
+    loadHistory().then(
+      (messages) => setHistory({ messages }),
+      (error: Error) => setHistory({ error: error.message }),
+    );
+  }, []);
+  if (history === undefined) return <p className="hint">Loading the chat…</p>;
+  if ('error' in history) {
+    return (
+      <p className="error" data-testid="error">
+        {history.error}
+      </p>
+    );
+  }
+  return <Chat initialMessages={history.messages} />;
+}
+
+function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
   const [input, setInput] = useState('');
   const { messages, sendMessage, addToolApprovalResponse, status, error } = useChat({
     id: config.chatId,
+    // The earlier turns, then the turn in progress again (its message replaces the one the history holds).
+    messages: initialMessages,
     resume: true,
     transport: new DefaultChatTransport({
       api: config.api,

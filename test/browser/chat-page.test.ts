@@ -29,6 +29,27 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** What the page shows of the chat: every text in order, how many assistant messages and tool calls. */
+interface ChatOnPage {
+  texts: string[];
+  assistantMessages: number;
+  toolCalls: number;
+}
+
+/** What the page shows once it shows `expected` (a resume briefly redraws the message it replaces), or after 20 s. */
+async function shownOnceSettled(page: Page, expected: ChatOnPage): Promise<ChatOnPage> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const shown: ChatOnPage = {
+      texts: await page.getByTestId('text').allTextContents(),
+      assistantMessages: await page.getByTestId('message-assistant').count(),
+      toolCalls: await page.getByTestId('tool').count(),
+    };
+    if (JSON.stringify(shown) === JSON.stringify(expected) || Date.now() > deadline) return shown;
+    await page.waitForTimeout(50);
+  }
+}
+
 describe('the example chat page in a browser', () => {
   let stack: ChatStack;
   let example: ChatExample;
@@ -107,21 +128,33 @@ describe('the example chat page in a browser', () => {
     expect(stack.runs.filter((run) => (run.input as { path?: string }).path === 'page.txt')).toHaveLength(1);
   });
 
-  it('shows a waiting approval again after a reload, and deciding it after the reload works', async () => {
+  it('shows the earlier exchange and a waiting approval again after a reload, and deciding it after the reload works', async () => {
     const marker = uniqueMarker();
     stack.model.scriptFor(
       marker,
+      { text: 'Hello before the reload.' },
       { toolCalls: [{ name: 'deleteFile', arguments: { path: 'reload.txt' } }] },
       { text: 'Deleted reload.txt after the reload.' },
     );
     await inPage('reload', async (page) => {
       await page.goto(`${example.url}/?chat=reload-${marker.slice(6, 14)}`);
-      await page.getByTestId('input').fill(`${marker} delete reload.txt`);
+      await page.getByTestId('input').fill(`${marker} say hello`);
+      await page.getByTestId('send').click();
+      await page.getByText('Hello before the reload.').waitFor({ timeout: 20_000 });
+      await page.getByText('ready', { exact: true }).waitFor({ timeout: 20_000 });
+      await page.getByTestId('input').fill('now delete reload.txt');
       await page.getByTestId('send').click();
       await page.getByTestId('approve').waitFor({ timeout: 20_000 });
 
       await page.reload();
       await page.getByTestId('approve').waitFor({ timeout: 20_000 });
+      // The whole chat is back, in order, and the waiting turn shows once (the resume replaces it, adds nothing).
+      const wholeChat: ChatOnPage = {
+        texts: [`${marker} say hello`, 'Hello before the reload.', 'now delete reload.txt'],
+        assistantMessages: 2,
+        toolCalls: 1,
+      };
+      expect(await shownOnceSettled(page, wholeChat)).toEqual(wholeChat);
       expect(await page.getByTestId('tool').textContent()).toContain('reload.txt');
       await page.getByTestId('approve').click();
       await page.getByText('Deleted reload.txt after the reload.').waitFor({ timeout: 20_000 });

@@ -9,7 +9,11 @@ import { createChatHandler, type ChatHandlerOptions, type ChatHttpRequest } from
 import { chatSettingsFromEnvironment } from './chat-settings';
 
 /** The chat routes' paths, relative to nothing: `useChat`'s defaults. */
-export const chatPaths = { chat: '/api/chat', resume: '/api/chat/:id/stream' } as const;
+export const chatPaths = {
+  chat: '/api/chat',
+  resume: '/api/chat/:id/stream',
+  messages: '/api/chat/:id/messages',
+} as const;
 
 /** How the gateway's chat routes are set up. */
 export interface ChatExtensionOptions extends Pick<
@@ -25,14 +29,15 @@ export interface ChatExtensionOptions extends Pick<
 const chatExtensionMarker = Symbol.for('tollgate.chatExtension');
 
 /**
- * The `useChat` routes as a gateway extension: `POST /api/chat`, `GET /api/chat/:id/stream` and their CORS
+ * The `useChat` routes as a gateway extension: `POST /api/chat`, `GET /api/chat/:id/stream`,
+ * `GET /api/chat/:id/messages` and their CORS
  * preflights. They check the bearer token themselves (the same {@link verifyBearerToken}), because a browser's
  * preflight carries none and must still be answered.
  */
 export function chatExtension(options: ChatExtensionOptions): GatewayExtension {
   return {
     [chatExtensionMarker]: true,
-    publicPaths: [chatPaths.chat, chatPaths.resume],
+    publicPaths: [chatPaths.chat, chatPaths.resume, chatPaths.messages],
     register(app: FastifyInstance, context: GatewayContext) {
       const handler = createChatHandler({
         ...options,
@@ -46,11 +51,17 @@ export function chatExtension(options: ChatExtensionOptions): GatewayExtension {
       const bodyLimit = options.bodyLimitBytes ?? 4 * 1024 * 1024;
       app.options(chatPaths.chat, (request, reply) => send(reply, handler.preflight(toChatRequest(request, reply))));
       app.options(chatPaths.resume, (request, reply) => send(reply, handler.preflight(toChatRequest(request, reply))));
+      app.options(chatPaths.messages, (request, reply) =>
+        send(reply, handler.preflight(toChatRequest(request, reply))),
+      );
       app.post(chatPaths.chat, { bodyLimit }, async (request, reply) =>
         send(reply, await handler.chat(toChatRequest(request, reply))),
       );
       app.get(chatPaths.resume, async (request, reply) =>
         send(reply, await handler.resume(toChatRequest(request, reply), (request.params as { id: string }).id)),
+      );
+      app.get(chatPaths.messages, async (request, reply) =>
+        send(reply, await handler.messages(toChatRequest(request, reply), (request.params as { id: string }).id)),
       );
     },
   } as GatewayExtension;

@@ -14,6 +14,7 @@ import { problemBodyOf, problemContentType } from '../problem-handler';
 import { toGatewayError } from '../to-gateway-error';
 import { checkCors, preflightHeaders } from './chat-cors';
 import { ChatRateLimit } from './chat-rate-limit';
+import { readChatHistory } from './chat-history';
 import { chatIdSchema, parseChatRequest } from './chat-request';
 import { followTurn, type FollowTiming } from './follow-turn';
 import { TurnReader } from './read-turn';
@@ -70,15 +71,18 @@ export interface ChatHttpRequest {
  * // app/api/chat/route.ts (Next.js)
  * const chat = createChatHandler({ tollgate, decisions, authenticate: (header) => userOf(header) });
  * export const POST = (request: Request) => chat.fetch(request);
+ * export const GET = (request: Request) => chat.fetch(request); // the history and the resume
  */
 export interface ChatHandler {
   /** `POST /api/chat`: a new message, or decisions and client tool outputs for the turn shown. */
   chat(request: ChatHttpRequest): Promise<Response>;
   /** `GET /api/chat/:id/stream`: the assistant message of the turn in progress, from its start; 204 when none. */
   resume(request: ChatHttpRequest, chatId: string): Promise<Response>;
+  /** `GET /api/chat/:id/messages`: the chat's whole history as `UIMessage[]`, for `useChat({ messages })`; 404 for an unknown chat. */
+  messages(request: ChatHttpRequest, chatId: string): Promise<Response>;
   /** `OPTIONS`: the CORS preflight. */
   preflight(request: ChatHttpRequest): Response;
-  /** Routes a Fetch `Request` under `basePath` (default `/api/chat`) to the three above. */
+  /** Routes a Fetch `Request` under `basePath` (default `/api/chat`) to the four above. */
   fetch(request: Request, basePath?: string): Promise<Response>;
 }
 
@@ -185,10 +189,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     resume(request, chatId) {
       return guarded(request, async (caller, corsHeaders) => {
         requireScope(caller, 'turns:read');
-        const user = caller.person;
-        const id = chatIdSchema.safeParse(chatId);
-        if (!id.success) throw new GatewayError('invalid-request', `Invalid chat id: ${id.error.issues[0]?.message}`);
-        const conversationId = conversationIdOf(id.data, user);
+        const conversationId = conversationIdOf(parseChatId(chatId), caller.person);
         let turnId: string | undefined;
         try {
           const state = await tollgate.conversationState(conversationId);
@@ -210,6 +211,22 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
       });
     },
 
+    messages(request, chatId) {
+      return guarded(request, async (caller, corsHeaders) => {
+        requireScope(caller, 'turns:read');
+        const id = parseChatId(chatId);
+        let messages: UIMessage[];
+        try {
+          messages = await readChatHistory(tollgate, conversationIdOf(id, caller.person));
+        } catch (error) {
+          // Someone else's chat is unknown too: the conversation id is the caller's own.
+          if (toGatewayError(error).kind === 'unknown-turn') throw new GatewayError('not-found', `No chat "${id}".`);
+          throw error;
+        }
+        return Response.json(messages, { headers: { ...corsHeaders, 'cache-control': 'no-store' } });
+      });
+    },
+
     preflight(request) {
       const cors = checkCors(request.headers.get('origin'), request.headers.get('host'), allowedOrigins);
       if (!cors.allowed) return new Response(null, { status: 403 });
@@ -228,11 +245,13 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         signal: request.signal,
       };
       if (request.method === 'OPTIONS') return handler.preflight(chatRequest);
-      const resumePath = new RegExp(`^${basePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/([^/]+)/stream$`).exec(
-        url.pathname,
-      );
-      if (request.method === 'GET' && resumePath)
-        return handler.resume(chatRequest, decodeURIComponent(resumePath[1] as string));
+      const chatPath = new RegExp(
+        `^${basePath.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/([^/]+)/(stream|messages)$`,
+      ).exec(url.pathname);
+      if (request.method === 'GET' && chatPath) {
+        const chatId = decodeURIComponent(chatPath[1] as string);
+        return chatPath[2] === 'stream' ? handler.resume(chatRequest, chatId) : handler.messages(chatRequest, chatId);
+      }
       if (request.method === 'POST' && url.pathname === basePath) {
         let body: unknown;
         try {
@@ -313,6 +332,12 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   }
 
   return handler;
+}
+
+function parseChatId(chatId: string): string {
+  const id = chatIdSchema.safeParse(chatId);
+  if (!id.success) throw new GatewayError('invalid-request', `Invalid chat id: ${id.error.issues[0]?.message}`);
+  return id.data;
 }
 
 function requireScope(caller: ChatCaller, scope: string): void {

@@ -7,10 +7,13 @@ export {
   type ChatHandlerOptions,
   type ChatHttpRequest,
 } from './chat-handler';
+export { readChatHistory } from './chat-history';
 export { ChatRateLimit } from './chat-rate-limit';
 export { chatIdSchema, chatRequestBodySchema, parseChatRequest, type ChatRequest } from './chat-request';
 export { chatSettingsFromEnvironment, type ChatSettings } from './chat-settings';
 export { followTurn, type FollowTiming } from './follow-turn';
 export { TurnReader } from './read-turn';
+export { turnMessageOf } from './turn-message';
 export { TurnRenderer } from './turn-renderer';
-export type { ChatTurnStatus, TurnSnapshot } from './turn-snapshot';
+export { storedTurnSnapshot, type ChatTurnStatus, type TurnSnapshot } from './turn-snapshot';
+export { userMessageParts } from './user-message-parts';

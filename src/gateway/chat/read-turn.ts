@@ -42,6 +42,14 @@ export class TurnReader {
         audit: state.audit,
         awaitingOutput: state.awaitingOutput,
       };
+      // The query may have seen more than the description did: a model step that landed in between would come
+      // back as the next step's progress. The heartbeat counts only from a description of the same history.
+      const after = await handle.describe();
+      if (after.status.name !== 'RUNNING' || after.historyLength !== description.historyLength) {
+        this.lastHistoryLength = -1;
+        return this.last;
+      }
+      description = after;
     }
     const streaming = await this.modelProgress(description);
     return { ...this.last, ...(streaming && { streaming }) };

@@ -1,5 +1,11 @@
 import type { UIMessage, UIMessageChunk } from 'ai';
-import type { PendingToolApproval, ToolApprovalAuditEntry, ToolResultOutput, ToolResultPart } from '../../protocol';
+import type {
+  PendingToolApproval,
+  ToolApprovalAuditEntry,
+  ToolApprovalResponsePart,
+  ToolResultOutput,
+  ToolResultPart,
+} from '../../protocol';
 import type { TurnSnapshot } from './turn-snapshot';
 
 /** How far the client has a tool call: the UI part states, in the order they happen. */
@@ -74,6 +80,7 @@ export class TurnRenderer {
     }
     let step = -1;
     const results = new Map<string, ToolResultPart>();
+    const responses = new Map<string, ToolApprovalResponsePart>();
     for (const message of snapshot.messages) {
       if (message.role === 'assistant') {
         step += 1;
@@ -117,7 +124,10 @@ export class TurnRenderer {
           }
         }
       } else if (message.role === 'tool') {
-        for (const part of message.content) if (part.type === 'tool-result') results.set(part.toolCallId, part);
+        for (const part of message.content) {
+          if (part.type === 'tool-result') results.set(part.toolCallId, part);
+          else if (part.type === 'tool-approval-response') responses.set(part.approvalId, part);
+        }
       }
     }
 
@@ -128,6 +138,18 @@ export class TurnRenderer {
       if (this.approvalIdsOfCalls.get(entry.toolCallId) !== entry.approvalId) continue;
       chunks.push(approvalResponseChunk(entry));
       this.tools.set(entry.toolCallId, stages['approval-responded']);
+    }
+    // A turn read back from the conversation's transcript has no audit: its decisions are its messages' own.
+    for (const [toolCallId, approvalId] of this.approvalIdsOfCalls) {
+      const response = responses.get(approvalId);
+      if (!response || this.stageOf(toolCallId) !== stages['approval-requested']) continue;
+      chunks.push({
+        type: 'tool-approval-response',
+        approvalId,
+        approved: response.approved,
+        ...(response.reason !== undefined && { reason: response.reason }),
+      });
+      this.tools.set(toolCallId, stages['approval-responded']);
     }
     for (const [toolCallId, result] of results) {
       if (!this.tools.has(toolCallId) || this.stageOf(toolCallId) >= stages.output) continue;

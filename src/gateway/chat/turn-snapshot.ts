@@ -21,3 +21,11 @@ export interface TurnSnapshot {
   /** Why the turn failed, for a `failed` status. */
   failure?: string;
 }
+
+/**
+ * A finished turn as the conversation's transcript keeps it: its assistant and tool messages, with decisions as
+ * their `tool-approval-response` parts (the audit stays with the turn's workflow).
+ */
+export function storedTurnSnapshot(messages: AgentTurnState['messages']): TurnSnapshot {
+  return { status: 'completed', closed: true, messages, pending: [], audit: [], awaitingOutput: [] };
+}

@@ -79,6 +79,9 @@ describe('POST /api/chat', () => {
     expect(asked?.content).toEqual(
       expect.arrayContaining([{ type: 'image_url', image_url: { url } }, expect.objectContaining({ type: 'text' })]),
     );
+    // After a reload the history shows the message as it was sent: its text and the file.
+    const history = (await stack.gateway.call('GET', `/api/chat/${chat.id}/messages`)).body as UIMessage[];
+    expect(history[0]?.parts).toEqual(chat.messages[0]?.parts);
   });
 
   it('shows an approval, and approving from the chat runs the tool exactly once and streams the rest', async () => {

@@ -1,0 +1,94 @@
+import { safeValidateUIMessages, type UIMessage } from 'ai';
+import type { TollgateClient } from '../../client';
+import type { ModelMessage, UserMessage } from '../../protocol';
+import { GatewayError } from '../gateway-error';
+import { TurnReader } from './read-turn';
+import { turnMessageOf } from './turn-message';
+import { storedTurnSnapshot } from './turn-snapshot';
+import { userMessageParts } from './user-message-parts';
+
+/** How long the running turn may take to answer before the history leaves its message to the resume route. */
+const runningTurnWaitMs = 5_000;
+
+/**
+ * A chat's whole history as `useChat` shows it: each turn's user message, then its assistant message as the stream
+ * rendered it, with the ids the stream used (the assistant message's id is the turn id, so a resume that follows
+ * replaces the running turn's message rather than adding a second one). Finished turns come from the conversation's
+ * transcript; the running turn from the turn itself, approvals it waits for as `approval-requested`; queued messages
+ * last. Large tool outputs stay previews with `resultProviderMetadata.tollgate.contentRef`, as they streamed.
+ *
+ * @example
+ * const messages = await readChatHistory(tollgate, conversationIdOf(chatId, person));
+ * useChat({ id: chatId, messages, resume: true });
+ */
+export async function readChatHistory(tollgate: TollgateClient, conversationId: string): Promise<UIMessage[]> {
+  const state = await tollgate.conversationState(conversationId);
+  const running = state.currentTurnId;
+  // The running turn's user message is in the recent history only; a first-version conversation keeps everything there.
+  const lastUser = state.history.findLastIndex((message) => message.role === 'user');
+  const runningUser = running !== undefined && lastUser >= 0 ? (state.history[lastUser] as UserMessage) : undefined;
+  const finished = state.transcript
+    ? await tollgate.readTranscript(state.transcript)
+    : state.history.slice(0, runningUser ? lastUser : undefined);
+
+  const messages: UIMessage[] = [];
+  const turns = finishedTurns(finished);
+  // Counted from the newest: a transcript may begin with history carried in from before the conversation counted.
+  const lastFinished = state.turnCount - (running !== undefined ? 1 : 0);
+  for (const [index, turn] of turns.entries()) {
+    const number = lastFinished - (turns.length - 1 - index);
+    const turnId = number >= 1 ? `${conversationId}/turn-${number}` : `${conversationId}/earlier-${index + 1}`;
+    messages.push(userMessageOf(turnId, turn.user.content));
+    const assistant = await turnMessageOf(turnId, storedTurnSnapshot(turn.messages));
+    if (assistant) messages.push(assistant);
+  }
+  if (running !== undefined) {
+    if (runningUser) messages.push(userMessageOf(running, runningUser.content));
+    const assistant = await runningTurnMessage(tollgate, running);
+    if (assistant) messages.push(assistant);
+  }
+  for (const queued of state.queued) messages.push(userMessageOf(queued.turnId, queued.content));
+
+  const validated = await safeValidateUIMessages({ messages });
+  if (!validated.success) {
+    throw new GatewayError(
+      'internal',
+      `The history of "${conversationId}" did not make valid UI messages: ${validated.error.message}`,
+    );
+  }
+  return validated.data as UIMessage[];
+}
+
+/** The conversation's finished turns: each user message and the assistant and tool messages that answered it. */
+function finishedTurns(messages: readonly ModelMessage[]): Array<{ user: UserMessage; messages: ModelMessage[] }> {
+  const turns: Array<{ user: UserMessage; messages: ModelMessage[] }> = [];
+  for (const message of messages) {
+    if (message.role === 'user') turns.push({ user: message, messages: [] });
+    else if (message.role !== 'system') turns.at(-1)?.messages.push(message);
+  }
+  return turns;
+}
+
+function userMessageOf(turnId: string, content: UserMessage['content']): UIMessage {
+  return { id: `${turnId}/user`, role: 'user', parts: userMessageParts(content) };
+}
+
+/**
+ * The running turn's message so far. A turn that does not answer in time (no worker yet after a deploy) is left out:
+ * the resume route that follows brings it, or says why it cannot.
+ */
+async function runningTurnMessage(tollgate: TollgateClient, turnId: string): Promise<UIMessage | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), runningTurnWaitMs);
+  });
+  try {
+    const snapshot = await Promise.race([new TurnReader(tollgate, turnId).read(), late]);
+    if (!snapshot || snapshot.status === 'not-started') return undefined;
+    return await turnMessageOf(turnId, snapshot);
+  } catch {
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
