@@ -205,13 +205,13 @@ async function decide(
   log: FastifyBaseLogger,
 ): Promise<DecisionPage> {
   try {
-    // No digest travels in the link: the decision is bound to the arguments the pending approval carries now,
-    // which are the ones the mail showed unless the turn asked again.
+    // The link carries the digest of the arguments the mail showed; the decision is bound to it.
     const recorded = await context.decisions.decideOne(
       actor,
       {
         approvalId: claims.approvalId,
         approved: claims.decision === 'approve',
+        ...(claims.argumentsDigest !== undefined && { argumentsDigest: claims.argumentsDigest }),
         ...(reason !== undefined && { reason }),
       },
       'email',

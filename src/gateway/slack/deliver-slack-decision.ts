@@ -44,7 +44,11 @@ export async function deliverSlackDecision(
     try {
       const decision = await decisions.decideOne(
         { person: click.approver, identity: click.identity ?? click.approver },
-        { approvalId: click.approvalId, approved: click.approved },
+        {
+          approvalId: click.approvalId,
+          approved: click.approved,
+          ...(click.argumentsDigest !== undefined && { argumentsDigest: click.argumentsDigest }),
+        },
         'slack',
       );
       return { type: 'recorded', decision, attempts: attempt };

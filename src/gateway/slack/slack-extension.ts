@@ -144,7 +144,11 @@ async function admitClick(
   context: GatewayContext,
   options: SlackExtensionOptions,
 ): Promise<Admission> {
-  const request = { approvalId: click.approvalId, approved: click.approved };
+  const request = {
+    approvalId: click.approvalId,
+    approved: click.approved,
+    ...(click.argumentsDigest !== undefined && { argumentsDigest: click.argumentsDigest }),
+  };
   const foreign =
     (options.teamIds && (click.teamId === undefined || !options.teamIds.includes(click.teamId))
       ? `workspace ${click.teamId ?? '(none)'}`

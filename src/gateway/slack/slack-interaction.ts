@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { slackActionIds } from '../../notifications/slack/slack-action-ids';
+import { readSlackButtonValue, slackActionIds } from '../../notifications/slack/slack-action-ids';
 import { GatewayError, type FieldProblem } from '../gateway-error';
 import { findForbiddenKey } from '../json-body-parser';
 
@@ -23,6 +23,8 @@ export interface SlackDecisionClick {
   channelId?: string;
   /** The approval the button was for; it names the approval and grants nothing. */
   approvalId: string;
+  /** Digest of the arguments the message showed, which the decision is bound to. */
+  argumentsDigest?: string;
   approved: boolean;
 }
 
@@ -50,7 +52,16 @@ const blockActionsSchema = z.object({
         action_id: z.enum([slackActionIds.approve, slackActionIds.deny], {
           error: `not one of ${slackActionIds.approve}, ${slackActionIds.deny}`,
         }),
-        value: approvalIdSchema,
+        // `<approvalId>` or `<approvalId>#<digest of the arguments shown>`.
+        value: z
+          .string()
+          .min(1)
+          .max(640)
+          .regex(/^[A-Za-z0-9._:-]+(#[A-Za-z0-9_-]{1,100})?$/, 'not an approval button value')
+          .refine(
+            (value) => approvalIdSchema.safeParse(readSlackButtonValue(value).approvalId).success,
+            'not an approvalId',
+          ),
       }),
     )
     .min(1),
@@ -99,7 +110,7 @@ export function parseSlackInteraction(rawBody: Buffer): SlackInteraction {
     ...(team?.id !== undefined && { teamId: team.id }),
     ...(appId !== undefined && { appId }),
     ...(channel?.id !== undefined && { channelId: channel.id }),
-    approvalId: action.value,
+    ...readSlackButtonValue(action.value),
     approved: action.action_id === slackActionIds.approve,
   };
 }

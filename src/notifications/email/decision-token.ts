@@ -21,6 +21,8 @@ export interface DecisionTokenClaims {
   approver: string;
   /** The decision it makes. */
   decision: EmailDecision;
+  /** Digest of the arguments the mail showed; the decision is bound to it. */
+  argumentsDigest?: string;
 }
 
 /** What {@link issueDecisionToken} needs. */
@@ -30,6 +32,8 @@ export interface DecisionTokenRequest {
   /** `email:<address>`. */
   approver: string;
   decision: EmailDecision;
+  /** Digest of the arguments the mail shows (the approval's `inputDigest`). */
+  argumentsDigest?: string;
   /** When the link stops working. */
   expiresAt: Date;
   /** The signing secret (the newest one during a rotation). */
@@ -73,6 +77,7 @@ export function issueDecisionToken(request: DecisionTokenRequest): string {
     approvalId: request.approvalId,
     approver: request.approver,
     decision: request.decision,
+    ...(request.argumentsDigest !== undefined && { argumentsDigest: request.argumentsDigest }),
   };
   const encoded = Buffer.from(JSON.stringify(claims), 'utf8').toString('base64url');
   return `${encoded}.${sign(encoded, request.secret).toString('base64url')}`;
@@ -149,6 +154,7 @@ function claimsOf(encoded: string): DecisionTokenClaims | undefined {
   if (!strings.every((key) => typeof claims[key] === 'string' && (claims[key] as string).length > 0)) return undefined;
   if (!Number.isSafeInteger(claims.iat) || !Number.isSafeInteger(claims.exp)) return undefined;
   if (claims.decision !== 'approve' && claims.decision !== 'deny') return undefined;
+  if (claims.argumentsDigest !== undefined && typeof claims.argumentsDigest !== 'string') return undefined;
   return {
     jti: claims.jti as string,
     pair: claims.pair as string,
@@ -158,5 +164,6 @@ function claimsOf(encoded: string): DecisionTokenClaims | undefined {
     approvalId: claims.approvalId as string,
     approver: claims.approver as string,
     decision: claims.decision,
+    ...(claims.argumentsDigest !== undefined && { argumentsDigest: claims.argumentsDigest as string }),
   };
 }

@@ -89,6 +89,7 @@ export class EmailNotifier implements ApprovalNotifier {
           approvalId: notice.approval.approvalId,
           approver,
           decision,
+          ...(notice.approval.inputDigest !== undefined && { argumentsDigest: notice.approval.inputDigest }),
           expiresAt,
           secret: this.secret,
           now,

@@ -1,7 +1,7 @@
 import type { ChatPostMessageArguments } from '@slack/web-api';
 import type { ApprovalNotice } from '../notification-types';
 import type { ToolApprovalAuditEntry } from '../../protocol';
-import { slackActionIds, slackDecisionBlockId } from './slack-action-ids';
+import { slackActionIds, slackButtonValue, slackDecisionBlockId } from './slack-action-ids';
 import { boundEscaped, escapeSlackText, renderArguments, slackDate, slackSectionTextLimit } from './slack-text';
 
 /** One Block Kit block, as `@slack/web-api` types it. */
@@ -41,14 +41,14 @@ export function approvalRequestMessage(notice: ApprovalNotice, kind: 'request' |
             action_id: slackActionIds.approve,
             style: 'primary',
             text: { type: 'plain_text', text: 'Approve' },
-            value: approval.approvalId,
+            value: slackButtonValue(approval.approvalId, approval.inputDigest),
           },
           {
             type: 'button',
             action_id: slackActionIds.deny,
             style: 'danger',
             text: { type: 'plain_text', text: 'Deny' },
-            value: approval.approvalId,
+            value: slackButtonValue(approval.approvalId, approval.inputDigest),
           },
         ],
       },

@@ -2,7 +2,13 @@ import { WebClient } from '@slack/web-api';
 import { slackExtension } from '../../../src/gateway/slack';
 import { SlackNotifier, slackActionIds } from '../../../src/notifications/slack';
 import { startFakeSlackApi, type FakeSlackApi } from '../../support/fake-slack-api';
-import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../../support/test-environment';
+import {
+  createTestEnvironment,
+  uniqueMarker,
+  waitFor,
+  waitForPending,
+  type TestEnvironment,
+} from '../../support/test-environment';
 import { createTestTools } from '../../support/test-tools';
 import { startGateway, type RunningGateway } from '../gateway-fixture';
 import { click, testSigningSecret } from './slack-clicks';
@@ -61,6 +67,14 @@ describe('Slack approvals end to end', () => {
     const buttons = (posted!.args.blocks as Block[]).find((block) => block.type === 'actions')?.elements ?? [];
     const approve = buttons.find((button) => button.action_id === slackActionIds.approve);
     expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(0);
+
+    // The button binds the click to the arguments the message showed.
+    const [pending] = await waitForPending(handle, 1);
+    expect(approve!.value).toBe(`${pending!.approvalId}#${pending!.inputDigest}`);
+    // A click whose value names other arguments decides nothing.
+    expect((await click(gateway, `${pending!.approvalId}#AAAAAAAAAAAAAAAAAAAAAA`, { user: 'U123' })).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(await waitForPending(handle, 1)).toHaveLength(1);
 
     // Slack sends the button's value back; the click names the approval, the signature vouches for the user.
     expect((await click(gateway, approve!.value!, { user: 'U123' })).status).toBe(200);
