@@ -1,6 +1,10 @@
 /** @type {import('jest').Config} */
 module.exports = {
-  testEnvironment: 'node',
+  // Node's environment, which with coverage on maps each test file's coverage to the sources and adds its workflow
+  // coverage (test/support/coverage-environment.ts).
+  testEnvironment: '<rootDir>/test/support/coverage-environment.ts',
+  // With coverage on, gives in-process workers the sink that the instrumented workflow bundle reports through.
+  setupFilesAfterEnv: ['<rootDir>/test/support/workflow-coverage.ts'],
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
@@ -17,8 +21,9 @@ module.exports = {
   maxWorkers: 2,
   // Test names and failures; Temporal's own logs go to .tollgate/test-logs/ (one file per test file).
   verbose: true,
-  // `npm test -- --coverage` (as .ci/run does): workflow code runs from the bundle built in the global set-up,
-  // inside the worker's sandbox, so only what runs in the Jest process itself is measured.
+  // `npm test -- --coverage` (as .ci/run does): workflow code runs from the bundle built in the global set-up, inside
+  // the worker's sandbox; with coverage on, that bundle is instrumented and in-process workers report what ran
+  // (test/support/workflow-coverage.ts). Workers in child processes are not measured.
   collectCoverageFrom: ['src/**/*.ts'],
   coverageDirectory: '<rootDir>/coverage',
   coverageReporters: ['text-summary', 'json-summary', 'lcov'],
