@@ -13,4 +13,3 @@ export interface ApprovalNotice {
 /** What a sent notice left behind, so it can be updated when the approval is resolved. */
 export type NotificationReceipt =
   { type: 'slack'; channel: string; ts: string } | { type: 'email'; to: string[]; messageId: string };
-
