@@ -35,7 +35,7 @@ export {
 export { contentStoreFromEnvironment, FileContentStore, type ContentStore } from './store';
 export { defineTool, type Tool, type ToolDefinition } from './tools';
 export { createWorkspaceTools } from './tools/workspace';
-export { createTollgateWorker, type TollgateWorkerOptions } from './worker';
+export { createTollgateWorker, tollgateWorkflowBundleOptions, type TollgateWorkerOptions } from './worker';
 export {
   agentTurnEventsQuery,
   agentTurnStateQuery,
