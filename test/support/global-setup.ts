@@ -44,6 +44,9 @@ function workflowBundleOptions(coverage: boolean): BundleOptions {
   // The bundle a Tollgate worker builds for itself: workflow modules preloaded, shared by every workflow.
   const options = { ...tollgateWorkflowBundleOptions(), logger: quietLogger };
   if (!coverage) return options;
+  // Instrumented, the modules are not preloaded: a preloaded module is shared and frozen, and so would be
+  // istanbul's counters in it ("Cannot assign to read only property"); loaded per workflow, they count.
+  delete (options as Partial<BundleOptions>).preloadModules;
   // WorkflowCoverage instruments only where an istanbul counter object exists (as in Jest's test files); the
   // global set-up runs outside them, so give it one while the options are made.
   const scope = globalThis as { __coverage__?: unknown };
