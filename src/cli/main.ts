@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { GatewayClient, isApprovalDecisionError, TollgateClient } from '../client';
 import { decideCommand } from './decide-command';
@@ -49,9 +51,11 @@ async function main(): Promise<void> {
     console.log(usage);
     return;
   }
-  const gatewayUrl = values.gateway ?? process.env.TOLLGATE_GATEWAY_URL;
+  const local = localDevGateway();
+  const gatewayUrl = values.gateway || process.env.TOLLGATE_GATEWAY_URL || local?.url;
   if (gatewayUrl && (command === 'pending' || command === 'approve' || command === 'deny')) {
-    const token = values.token ?? process.env.TOLLGATE_GATEWAY_TOKEN;
+    const token =
+      values.token || process.env.TOLLGATE_GATEWAY_TOKEN || (gatewayUrl === local?.url ? local.token : undefined);
     if (!token) throw new UsageError('the gateway needs a token: --token or TOLLGATE_GATEWAY_TOKEN');
     const gateway = new GatewayClient(gatewayUrl, token);
     if (command === 'pending') {
@@ -124,3 +128,18 @@ main().catch((err) => {
   console.error(err);
   process.exit(1);
 });
+
+/**
+ * The gateway `npm run dev` started on this machine, if any: it leaves its address and a token in its state
+ * folder, so `tollgate approve` decides as a person does there (the dev worker trusts only gateway-signed decisions).
+ */
+function localDevGateway(): { url: string; token: string } | undefined {
+  const folder = path.resolve(process.env.TOLLGATE_STATE_DIR || '.tollgate');
+  try {
+    const url = readFileSync(path.join(folder, 'gateway-url'), 'utf8').trim();
+    const token = readFileSync(path.join(folder, 'gateway-token'), 'utf8').trim();
+    return url && token ? { url, token } : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,6 +1,6 @@
 import { Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { modelSettingsFromEnvironment } from '../activities';
 import { TollgateClient } from '../client';
@@ -124,6 +124,8 @@ async function main(): Promise<void> {
   reportGatewayFailures(gateway, (line) => console.error(line), gatewayLog);
   await gateway.listen({ port: gatewaySettings.port, host: gatewaySettings.host });
   const gatewayUrl = `http://${gatewaySettings.host}:${(gateway.server.address() as { port: number }).port}`;
+  // The CLI on this machine decides through this gateway (the dev worker trusts only its signed decisions).
+  writeFileSync(path.join(stateFolder, 'gateway-url'), `${gatewayUrl}\n`, { mode: 0o600 });
   const chatToken =
     process.env.TOLLGATE_CHAT_EXAMPLE_TOKEN || (gatewayToken && readFileSync(gatewayToken.file, 'utf8').trim());
   const chatExample = chatToken

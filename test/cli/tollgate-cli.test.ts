@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -29,6 +30,9 @@ function cliEnvironment(): NodeJS.ProcessEnv {
     TEMPORAL_ADDRESS: environment.address,
     TOLLGATE_TASK_QUEUE: environment.taskQueue,
     USER: 'cli-user',
+    // Not the repository's own .tollgate, where a running `npm run dev` leaves its gateway for the CLI.
+    TOLLGATE_STATE_DIR: path.join(os.tmpdir(), 'tollgate-cli-test-state'),
+    TOLLGATE_GATEWAY_URL: '',
   };
 }
 

@@ -93,7 +93,10 @@ describe('npm run dev', () => {
         '--token',
         token,
       ]);
-    await cli('approve', byTool.writeFile!);
+    // As the README's quick start does: no flags, the CLI finds the gateway npm run dev started.
+    await execFileAsync(process.execPath, [path.join(repository, 'bin/tollgate.js'), 'approve', byTool.writeFile!], {
+      env: { ...process.env, TOLLGATE_STATE_DIR: path.join(folder, 'state'), TOLLGATE_GATEWAY_URL: '' },
+    });
     const listed = await execFileAsync(process.execPath, [
       path.join(repository, 'bin/tollgate.js'),
       'pending',
