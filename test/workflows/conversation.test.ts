@@ -1,5 +1,3 @@
-import { supersededReason } from '../../src/workflows/conversation';
-import type { ToolResultPart } from '../../src/protocol';
 import {
   createTestEnvironment,
   uniqueMarker,
@@ -68,40 +66,6 @@ describe('conversation', () => {
       'assistant',
       'user',
     ]);
-  });
-
-  it("denies pending calls as 'superseded by a new message' when configured to", async () => {
-    const marker = uniqueMarker();
-    const conversationId = `chat-${marker}`;
-    environment.model.scriptFor(
-      marker,
-      { toolCalls: [{ id: `${marker}-1`, name: 'deploy', arguments: { service: 'api' } }] },
-      // The superseded turn ends with the denial; the model answers the new message next.
-      { text: 'here is the status instead' },
-    );
-    await environment.tollgate.sendMessage(
-      conversationId,
-      { content: `${marker} deploy api` },
-      { onMessageWhilePending: 'supersede' },
-    );
-    await waitFor(
-      () => environment.tollgate.conversationState(conversationId),
-      (state) => state.pending.length === 1,
-    );
-    await environment.tollgate.sendMessage(conversationId, { content: 'actually, just show me the status' });
-    const done = await waitFor(
-      () => environment.tollgate.conversationState(conversationId),
-      (state) => state.turnCount === 2 && state.currentTurnId === undefined,
-    );
-    expect(runsOf(`${marker}-1`)).toHaveLength(0);
-    const denied = done.history
-      .flatMap((message) => (message.role === 'tool' ? message.content : []))
-      .find((part): part is ToolResultPart => part.type === 'tool-result');
-    expect(denied?.output).toEqual({ type: 'execution-denied', reason: supersededReason });
-    expect(done.history.at(-1)).toEqual({
-      role: 'assistant',
-      content: [{ type: 'text', text: 'here is the status instead' }],
-    });
   });
 
   it('continues as new between turns, keeping the history and a queued message, never a pending approval', async () => {
