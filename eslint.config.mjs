@@ -32,6 +32,18 @@ const nodeBuiltins = [
   'zlib',
 ];
 
+// A cached workflow evaluates every module it imports in its own scope: schemas built there cost every
+// waiting turn their memory again. Workflow code takes protocol types, and values from zod-free modules.
+const workflowSchemaImports = [
+  { group: ['zod', 'zod/*'], message: 'No schemas in workflow code: check input at the edge or in an activity.' },
+];
+const workflowProtocolIndex = ['../protocol', '../protocol/index'].map((name) => ({
+  name,
+  allowTypeImports: true,
+  message:
+    'Import protocol types only here (values from their zod-free modules, e.g. ../protocol/denial-and-error-outputs).',
+}));
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tollgate/**', 'coverage/**', 'bin/**', '*.config.js', '*.config.mjs'] },
   js.configs.recommended,
@@ -74,6 +86,7 @@ export default tseslint.config(
             { name: 'openai', message: 'Call the model from an activity.' },
             { name: '@temporalio/client', message: 'Workflows talk to Temporal through @temporalio/workflow.' },
             { name: '@temporalio/worker', message: 'Workflows cannot import the worker.' },
+            ...workflowProtocolIndex,
           ],
           patterns: [
             {
@@ -85,9 +98,15 @@ export default tseslint.config(
               allowTypeImports: true,
               message: 'Import activities as types only; call them through proxyActivities.',
             },
+            ...workflowSchemaImports,
           ],
         },
       ],
     },
+  },
+  {
+    // The frozen v1 code and the lazily loaded schema checks are the only workflow modules that build schemas.
+    files: ['src/workflows/legacy/**/*.ts', 'src/workflows/schema-checks.ts'],
+    rules: { 'no-restricted-imports': 'off' },
   },
 );
