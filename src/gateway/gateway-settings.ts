@@ -5,6 +5,7 @@ import { ApproverTokens, approverTokensFromEnvironment } from './approver-tokens
 import { defaultBodyLimitBytes, type GatewayRateLimit } from './create-gateway';
 import { decisionSigningKeyFromEnvironment } from './decision-signing-key';
 import type { DecisionSigningKey } from './sign-decision';
+import { integerOf } from './integer-setting';
 
 /** Where the gateway listens and what it enforces, read from the environment. */
 export interface GatewaySettings {
@@ -109,20 +110,4 @@ function realPath(absolute: string): string {
     existing = parent;
   }
   return path.join(realpathSync(existing), ...rest);
-}
-
-function integerOf(
-  environment: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  minimum: number,
-  maximum: number,
-): number {
-  const text = environment[name];
-  if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < minimum || value > maximum) {
-    throw new TypeError(`${name} must be a whole number from ${minimum} to ${maximum}; got "${text}".`);
-  }
-  return value;
 }

@@ -1,3 +1,5 @@
+import { integerOf } from '../integer-setting';
+
 /** The chat routes' settings from the environment. */
 export interface ChatSettings {
   allowedOrigins: string[];
@@ -31,20 +33,4 @@ export function chatSettingsFromEnvironment(environment: NodeJS.ProcessEnv = pro
     bodyLimitBytes: integerOf(environment, 'TOLLGATE_CHAT_BODY_LIMIT', 4 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     requestsPerMinute: integerOf(environment, 'TOLLGATE_CHAT_RATE_LIMIT', 120, 1, 1_000_000),
   };
-}
-
-function integerOf(
-  environment: NodeJS.ProcessEnv,
-  name: string,
-  fallback: number,
-  minimum: number,
-  maximum: number,
-): number {
-  const text = environment[name];
-  if (text === undefined || text === '') return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < minimum || value > maximum) {
-    throw new TypeError(`${name} must be a whole number from ${minimum} to ${maximum}; got "${text}".`);
-  }
-  return value;
 }
