@@ -23,6 +23,7 @@ export interface ToolManifestEntry {
 /** The worker's tools by name. */
 export class ToolRegistry {
   private readonly tools = new Map<string, Tool>();
+  private readonly entries = new Map<string, ToolManifestEntry>();
 
   constructor(tools: readonly Tool[]) {
     for (const tool of tools) {
@@ -56,19 +57,26 @@ export class ToolRegistry {
           }.`,
       );
     }
-    return selected.map((name) => {
-      const tool = this.tools.get(name) as Tool;
-      return {
-        name: tool.name,
-        description: tool.description,
-        parameters: toJsonSchema(tool.inputSchema),
-        approval: approvalRequirementOf(tool.needsApproval as never),
-        ...(tool.executor === 'client' && { executor: 'client' as const }),
-        ...(tool.approvalTimeoutMs !== undefined && { approvalTimeoutMs: tool.approvalTimeoutMs }),
-        ...(tool.onExpire && { onExpire: tool.onExpire }),
-        ...(tool.approvalRules && { approvalRules: tool.approvalRules }),
-      };
-    });
+    return selected.map((name) => this.entryOf(name));
+  }
+
+  /** One tool's manifest entry, made once: its JSON Schema is the same on every step of every turn. */
+  private entryOf(name: string): ToolManifestEntry {
+    const known = this.entries.get(name);
+    if (known) return known;
+    const tool = this.tools.get(name) as Tool;
+    const entry: ToolManifestEntry = {
+      name: tool.name,
+      description: tool.description,
+      parameters: toJsonSchema(tool.inputSchema),
+      approval: approvalRequirementOf(tool.needsApproval as never),
+      ...(tool.executor === 'client' && { executor: 'client' as const }),
+      ...(tool.approvalTimeoutMs !== undefined && { approvalTimeoutMs: tool.approvalTimeoutMs }),
+      ...(tool.onExpire && { onExpire: tool.onExpire }),
+      ...(tool.approvalRules && { approvalRules: tool.approvalRules }),
+    };
+    this.entries.set(name, entry);
+    return entry;
   }
 }
 
