@@ -60,7 +60,9 @@ export function currentAttempt(): number {
 
 /**
  * Collects a model's stream as it arrives and reports the accumulation at most every `intervalMs`, plus once at
- * the end, so that a 500-token answer costs a handful of heartbeats and no history events at all.
+ * the end, so that a 500-token answer costs a handful of heartbeats and no history events at all. An answer that
+ * streams in less than `intervalMs` is reported by its activity's result alone: each heartbeat is a write on the
+ * Temporal server, and nobody can watch a stream that short.
  *
  * @example
  * const reporter = new ModelStreamReporter(activityHeartbeatSink());
@@ -69,7 +71,8 @@ export function currentAttempt(): number {
  */
 export class ModelStreamReporter {
   private readonly progress: ModelStreamProgress;
-  private lastReportAt = 0;
+  private lastReportAt = Date.now();
+  private reported = false;
   private dirty = false;
 
   constructor(
@@ -107,16 +110,21 @@ export class ModelStreamReporter {
     this.changed();
   }
 
-  /** Reports what has not been reported yet. */
+  /** At the end of the stream: reports what has not been reported yet, if the stream was reported at all. */
   flush(): void {
+    if (this.reported) this.report();
+  }
+
+  private report(): void {
     if (!this.dirty || !this.sink) return;
     this.dirty = false;
+    this.reported = true;
     this.lastReportAt = Date.now();
     this.sink({ ...this.progress, toolCalls: [...this.progress.toolCalls] });
   }
 
   private changed(): void {
     this.dirty = true;
-    if (Date.now() - this.lastReportAt >= this.intervalMs) this.flush();
+    if (Date.now() - this.lastReportAt >= this.intervalMs) this.report();
   }
 }

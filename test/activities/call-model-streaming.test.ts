@@ -83,6 +83,16 @@ describe('callModel streaming', () => {
     });
   }
 
+  it('sends no heartbeat for an answer that streams in less than the interval: the result carries it', async () => {
+    server.script({ text: 'ok' });
+    const { result, beats } = await withHeartbeats(() =>
+      createCallModel({ client, defaultModel: 'gpt-test' })({ messages: [{ role: 'user', content: 'hi' }], tools: [] }),
+    );
+    expect(result.content).toEqual([{ type: 'text', text: 'ok' }]);
+    expect(server.requests.at(-1)?.stream).toBe(true);
+    expect(beats).toEqual([]);
+  });
+
   it('classifies a model that fails before streaming as a rejected request', async () => {
     server.script({ error: { status: 400, message: 'bad request' } });
     const callModel = createCallModel({ client, defaultModel: 'gpt-test' });
