@@ -1,4 +1,5 @@
 import type { WorkflowHandle } from '@temporalio/client';
+import type { DecisionChannel } from './bench-options';
 import type { WorkerChild } from './worker-child';
 import type { BenchSystem } from './worker-messages';
 
@@ -14,6 +15,8 @@ export interface BenchTurn {
 export interface ApprovalSystem {
   /** Which system this is. */
   readonly name: BenchSystem;
+  /** How {@link approve} sends the decision. */
+  readonly decideBy: DecisionChannel;
   /** Its worker, in a process of its own. */
   readonly worker: WorkerChild;
   /** Starts a turn that will ask for one approval. */

@@ -1,14 +1,16 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
 import type { ApprovalSystem, BenchTurn } from './approval-system';
+import type { DecisionChannel } from './bench-options';
 import {
   baselineDecisionSignal,
+  baselineDecisionUpdate,
   baselinePendingQuery,
   baselineWorkflowType,
   type baselineApproval,
 } from './baseline-workflow';
 import type { WorkerChild } from './worker-child';
 
-/** The bare-Temporal baseline: start the workflow, query what it waits for, signal the decision. */
+/** The bare-Temporal baseline: start the workflow, query what it waits for, send the decision (signal or update). */
 export class BaselineSystem implements ApprovalSystem {
   readonly name = 'baseline' as const;
 
@@ -16,6 +18,7 @@ export class BaselineSystem implements ApprovalSystem {
     private readonly client: Client,
     private readonly taskQueue: string,
     readonly worker: WorkerChild,
+    readonly decideBy: DecisionChannel,
   ) {}
 
   async start(key: string): Promise<BenchTurn> {
@@ -34,7 +37,11 @@ export class BaselineSystem implements ApprovalSystem {
   }
 
   async approve(turn: BenchTurn, approvalId: string): Promise<void> {
-    await this.handle(turn).signal(baselineDecisionSignal, { approvalId, approved: true });
+    const decision = { approvalId, approved: true };
+    if (this.decideBy === 'signal') await this.handle(turn).signal(baselineDecisionSignal, decision);
+    else if (!(await this.handle(turn).executeUpdate(baselineDecisionUpdate, { args: [decision] }))) {
+      throw new Error(`baseline ${turn.workflowId} did not record the decision`);
+    }
   }
 
   async finished(turn: BenchTurn): Promise<void> {

@@ -2,6 +2,10 @@
 export const figureNames = ['latency', 'burst', 'memory', 'history', 'growth'] as const;
 export type FigureName = (typeof figureNames)[number];
 
+/** How decisions reach a waiting turn: Tollgate's signal, or its validated update (what the gateway and `decide` use). */
+export const decisionChannels = ['signal', 'update'] as const;
+export type DecisionChannel = (typeof decisionChannels)[number];
+
 /** What `npm run bench` was asked to do. */
 export interface BenchOptions {
   /** Turns waiting at once in the burst and memory figures. */
@@ -18,8 +22,12 @@ export interface BenchOptions {
   maxCachedWorkflows: number;
   /** Turns started at once while filling the burst. */
   startConcurrency: number;
-  /** How Tollgate decisions are sent: the validated update (`decide`) or the fire-and-forget signal. */
-  tollgateDecision: 'update' | 'signal';
+  /** Decision channels the burst is measured with; both systems are decided the same way in each. */
+  decisions: DecisionChannel[];
+  /** Bursts per system and channel; the order of the two systems alternates, the medians are reported. */
+  rounds: number;
+  /** Turns of the unmeasured burst each system runs first, so that neither pays for a cold server. */
+  warmUpTurns: number;
 }
 
 export const benchUsage = `Usage: npm run bench -- [options]
@@ -30,8 +38,10 @@ export const benchUsage = `Usage: npm run bench -- [options]
   --history-samples N  completed turns whose histories are measured (default 3)
   --cache N            maxCachedWorkflows of both workers (default turns + 100)
   --start-concurrency N  turns started at once while filling the burst (default 50)
-  --tollgate-decision update|signal  how Tollgate decisions are sent (default update: TollgateClient.decide);
-                       the baseline always signals`;
+  --decision a,b       how the burst's decisions are sent, to both systems alike: signal, update
+                       (TollgateClient.decide, what the gateway uses) (default signal,update)
+  --rounds N           bursts per system and decision channel, order alternating; medians reported (default 3)
+  --warm-up-turns N    turns of one unmeasured burst per system before the measured ones (default min(200, turns))`;
 
 /** Parses `--name value` and `--name=value` flags. */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -54,7 +64,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     'history-samples',
     'cache',
     'start-concurrency',
-    'tollgate-decision',
+    'decision',
+    'rounds',
+    'warm-up-turns',
   ]);
   for (const name of values.keys()) if (!known.has(name)) throw new UsageError(`Unknown option --${name}.`);
 
@@ -68,9 +80,12 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     if (!Number.isInteger(parsed) || parsed < 1 || parsed > 999) throw new UsageError(`Bad step count "${step}".`);
     return parsed;
   });
-  const tollgateDecision = values.get('tollgate-decision') ?? 'update';
-  if (tollgateDecision !== 'update' && tollgateDecision !== 'signal') {
-    throw new UsageError('--tollgate-decision must be update or signal.');
+  const decisions = list(values.get('decision') ?? decisionChannels.join(','));
+  if (decisions.length === 0) throw new UsageError('--decision needs at least one channel.');
+  for (const channel of decisions) {
+    if (!(decisionChannels as readonly string[]).includes(channel)) {
+      throw new UsageError(`Unknown decision channel "${channel}": use ${decisionChannels.join(' or ')}.`);
+    }
   }
   return {
     turns,
@@ -80,7 +95,9 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     historySamples: positive(values, 'history-samples', 3),
     maxCachedWorkflows: positive(values, 'cache', turns + 100),
     startConcurrency: positive(values, 'start-concurrency', 50),
-    tollgateDecision,
+    decisions: [...new Set(decisions as DecisionChannel[])],
+    rounds: positive(values, 'rounds', 3),
+    warmUpTurns: positive(values, 'warm-up-turns', Math.min(200, turns)),
   };
 }
 

@@ -1,8 +1,8 @@
-import type { BenchOptions } from './bench-options';
+import type { BenchOptions, DecisionChannel } from './bench-options';
 import type { GrowthResult } from './measure-growth';
 import type { BurstResult } from './measure-burst';
 import type { HistorySize } from './history-size';
-import type { LatencySummary } from './stats';
+import { percentile, type LatencySummary } from './stats';
 
 /** A figure that could not be measured, and why. */
 export interface FigureError {
@@ -22,10 +22,17 @@ export interface HistoryFigures extends HistorySize {
   samples: number;
 }
 
+/** The measured bursts of one system through one decision channel, one per round, and the rounds that failed. */
+export interface BurstRounds {
+  rounds: BurstResult[];
+  failures: string[];
+}
+
 /** Everything measured for one system. */
 export interface SystemFigures {
   latency?: LatencyFigures | FigureError;
-  burst?: BurstResult | FigureError;
+  /** Bursts by decision channel. */
+  bursts?: Partial<Record<DecisionChannel, BurstRounds>>;
   history?: HistoryFigures | FigureError;
 }
 
@@ -92,6 +99,10 @@ export function bytes(value: number | undefined): string {
 
 function ratioOf(tollgate: number | undefined, baseline: number | undefined): number | undefined {
   if (tollgate === undefined || baseline === undefined || !Number.isFinite(tollgate) || !Number.isFinite(baseline)) {
+    return undefined;
+  }
+  // A negative figure (memory that shrank while turns waited: too few turns to rise above the GC) has no ratio.
+  if (tollgate < 0 || baseline < 0) {
     return undefined;
   }
   return baseline === 0 ? undefined : tollgate / baseline;
@@ -167,58 +178,97 @@ function headlineRows(report: BenchReport): Row[] {
       failed('latency', errorOf(report.baseline.latency), errorOf(report.tollgate.latency));
   }
 
-  const [baseBurst, tollBurst] = [ok(report.baseline.burst), ok(report.tollgate.burst)];
-  if (report.baseline.burst || report.tollgate.burst) {
-    const turns = report.options.turns;
+  const turns = report.options.turns;
+  const decimal = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '–' : value.toFixed(0));
+  let memoryShown = false;
+  for (const channel of report.options.decisions) {
+    const [base, toll] = [report.baseline.bursts?.[channel], report.tollgate.bursts?.[channel]];
+    if (!base && !toll) continue;
+    const median = (series: BurstRounds | undefined, value: (burst: BurstResult) => number) =>
+      series && series.rounds.length > 0 ? percentile(series.rounds.map(value), 0.5) : undefined;
+    const rounds = Math.max(base?.rounds.length ?? 0, toll?.rounds.length ?? 0);
     pair(
-      `burst throughput, ${turns} waiting (decisions/s)`,
-      baseBurst?.decisionsPerSecond,
-      tollBurst?.decisionsPerSecond,
-      (value) => (value === undefined || Number.isNaN(value) ? '–' : value.toFixed(0)),
+      `burst throughput by ${channel}, ${turns} waiting (decisions/s, median of ${rounds})`,
+      median(base, (burst) => burst.decisionsPerSecond),
+      median(toll, (burst) => burst.decisionsPerSecond),
+      decimal,
       { text: `≥ ${targets.burstThroughput}×`, met: (ratio) => ratio >= targets.burstThroughput },
     );
+    const paired = (base?.rounds ?? []).flatMap((burst, index) => {
+      const ratio = ratioOf(toll?.rounds[index]?.decisionsPerSecond, burst.decisionsPerSecond);
+      return ratio === undefined ? [] : [ratioText(ratio)];
+    });
+    rows.push({
+      figure: `burst by ${channel}: each round, Tollgate / baseline`,
+      baseline: '',
+      tollgate: '',
+      ratio: paired.join(' ') || '–',
+      target: '',
+    });
     pair(
-      'burst: decision → tool start p50',
-      baseBurst?.burstDecisionToToolStartMs.p50,
-      tollBurst?.burstDecisionToToolStartMs.p50,
+      `burst by ${channel}: decision → tool start p50`,
+      median(base, (burst) => burst.burstDecisionToToolStartMs.p50),
+      median(toll, (burst) => burst.burstDecisionToToolStartMs.p50),
       milliseconds,
     );
     pair(
-      'burst: decision → tool start p95',
-      baseBurst?.burstDecisionToToolStartMs.p95,
-      tollBurst?.burstDecisionToToolStartMs.p95,
+      `burst by ${channel}: decision → tool start p95`,
+      median(base, (burst) => burst.burstDecisionToToolStartMs.p95),
+      median(toll, (burst) => burst.burstDecisionToToolStartMs.p95),
       milliseconds,
     );
-    pair(
-      `start → approval request p50, ${turns} starting`,
-      baseBurst?.startToRequestUnderLoadMs.p50,
-      tollBurst?.startToRequestUnderLoadMs.p50,
-      milliseconds,
-    );
-    pair(
-      'worker RSS per waiting turn',
-      baseBurst?.residentBytesPerWaitingTurn,
-      tollBurst?.residentBytesPerWaitingTurn,
-      bytes,
-      { text: `≤ ${targets.residentPerTurn}×`, met: (ratio) => ratio <= targets.residentPerTurn },
-    );
-    pair('worker RSS, idle', baseBurst?.residentBytesBefore, tollBurst?.residentBytesBefore, bytes);
-    pair(`worker RSS, ${turns} waiting`, baseBurst?.residentBytesWaiting, tollBurst?.residentBytesWaiting, bytes);
-    for (const [name, burst] of [
-      ['baseline', baseBurst],
-      ['tollgate', tollBurst],
+    if (!memoryShown) {
+      memoryShown = true;
+      pair(
+        `start → approval request p50, ${turns} starting`,
+        median(base, (burst) => burst.startToRequestUnderLoadMs.p50),
+        median(toll, (burst) => burst.startToRequestUnderLoadMs.p50),
+        milliseconds,
+      );
+      pair(
+        'worker RSS per waiting turn',
+        median(base, (burst) => burst.residentBytesPerWaitingTurn),
+        median(toll, (burst) => burst.residentBytesPerWaitingTurn),
+        bytes,
+        { text: `≤ ${targets.residentPerTurn}×`, met: (ratio) => ratio <= targets.residentPerTurn },
+      );
+      pair(
+        'worker RSS, idle',
+        median(base, (burst) => burst.residentBytesBefore),
+        median(toll, (burst) => burst.residentBytesBefore),
+        bytes,
+      );
+      pair(
+        `worker RSS, ${turns} waiting`,
+        median(base, (burst) => burst.residentBytesWaiting),
+        median(toll, (burst) => burst.residentBytesWaiting),
+        bytes,
+      );
+    }
+    for (const [name, series] of [
+      ['baseline', base],
+      ['tollgate', toll],
     ] as const) {
-      if (burst && burst.toolsStarted < burst.turns) {
+      const incomplete = (series?.rounds ?? []).filter((burst) => burst.toolsStarted < burst.turns);
+      for (const burst of incomplete) {
         rows.push({
-          figure: `${name} burst incomplete`,
+          figure: `${name} burst by ${channel} incomplete`,
           baseline: '',
           tollgate: '',
           ratio: '',
           target: `${burst.toolsStarted}/${burst.turns} tools started`,
         });
       }
+      if (series && series.failures.length > 0) {
+        rows.push({
+          figure: `${name} bursts by ${channel} failed`,
+          baseline: name === 'baseline' ? `failed: ${series.failures.join('; ')}` : '',
+          tollgate: name === 'tollgate' ? `failed: ${series.failures.join('; ')}` : '',
+          ratio: '–',
+          target: '',
+        });
+      }
     }
-    if (!baseBurst || !tollBurst) failed('burst', errorOf(report.baseline.burst), errorOf(report.tollgate.burst));
   }
 
   const [baseHistory, tollHistory] = [ok(report.baseline.history), ok(report.tollgate.history)];
@@ -326,9 +376,11 @@ export function renderText(report: BenchReport): string {
 export function renderMarkdown(report: BenchReport): string {
   const parts = [
     `Measured ${report.date.slice(0, 10)} on ${machineLine(report)}; one Temporal dev server, ` +
-      `${report.options.turns} waiting turns, both workers with maxCachedWorkflows ${report.options.maxCachedWorkflows}, ` +
-      `Tollgate decided by ${report.options.tollgateDecision === 'update' ? 'update (TollgateClient.decide)' : 'signal'}, the baseline by signal. ` +
-      'Ratio = Tollgate / bare Temporal (a workflow that waits for a signal, then runs one activity).',
+      `${report.options.turns} waiting turns, both workers with maxCachedWorkflows ${report.options.maxCachedWorkflows}; ` +
+      `each burst measured ${report.options.rounds} times per system after one unmeasured warm-up burst each, the two systems ` +
+      'taking turns to go first, medians shown; both systems decided the same way in each row (signal: ' +
+      "Tollgate's toolApprovalResponse signal; update: TollgateClient.decide, what the gateway uses). " +
+      'Ratio = Tollgate / bare Temporal (a workflow that waits for that decision, then runs one activity).',
     '',
   ];
   const rows = headlineRows(report);

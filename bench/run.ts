@@ -14,8 +14,15 @@ import { tollgateSearchAttributes } from '../src/dev/search-attributes';
 import { tollgateWorkflowBundleOptions } from '../src/worker';
 import type { ApprovalSystem, BenchTurn } from './approval-system';
 import { BaselineSystem } from './baseline-system';
-import { benchUsage, parseBenchOptions, UsageError, type BenchOptions } from './bench-options';
-import { renderMarkdown, renderText, type BenchReport, type FigureError, type SystemFigures } from './bench-report';
+import { benchUsage, parseBenchOptions, UsageError, type BenchOptions, type DecisionChannel } from './bench-options';
+import {
+  renderMarkdown,
+  renderText,
+  type BenchReport,
+  type BurstRounds,
+  type FigureError,
+  type SystemFigures,
+} from './bench-report';
 import { historySizeOf } from './history-size';
 import { measureBurst } from './measure-burst';
 import { measureGrowth } from './measure-growth';
@@ -144,10 +151,13 @@ async function main(): Promise<void> {
     ]);
     resources.workers.push(baselineWorker, tollgateWorker);
     const tollgate = new TollgateClient(client, 'bench-tollgate');
-    const systems: ApprovalSystem[] = [
-      new BaselineSystem(client, 'bench-baseline', baselineWorker),
-      new TollgateSystem(tollgate, model, tollgateWorker, options.tollgateDecision),
+    // The systems as decided through one channel; both are always decided the same way.
+    const systemsDecidedBy = (channel: DecisionChannel): ApprovalSystem[] => [
+      new BaselineSystem(client, 'bench-baseline', baselineWorker, channel),
+      new TollgateSystem(tollgate, model, tollgateWorker, channel),
     ];
+    // Latency and history turns are decided as the gateway decides them when update is measured.
+    const systems = systemsDecidedBy(options.decisions.includes('update') ? 'update' : 'signal');
 
     const figures: Record<ApprovalSystem['name'], SystemFigures> = { baseline: {}, tollgate: {} };
     const completedTurns: Record<ApprovalSystem['name'], BenchTurn[]> = { baseline: [], tollgate: [] };
@@ -211,17 +221,52 @@ async function main(): Promise<void> {
     }
 
     if (options.only.has('burst') || options.only.has('memory')) {
-      for (const system of systems) {
-        progress(`${system.name}: ${options.turns} turns waiting, then decided in one burst`);
-        figures[system.name].burst = await attempt(`${system.name} burst`, () =>
-          measureBurst(system, options.turns, {
-            keyPrefix: `bench-${system.name}-burst`,
-            startConcurrency: options.startConcurrency,
-            limits: fillLimits,
-            burstTimeoutMs: Math.max(60_000, options.turns * 100),
-            progress: (line) => progress(`${system.name}: ${line}`),
-          }),
+      const burstOptions = (keyPrefix: string, system: ApprovalSystem, turns: number) => ({
+        keyPrefix,
+        startConcurrency: options.startConcurrency,
+        limits: fillLimits,
+        burstTimeoutMs: Math.max(60_000, turns * 100),
+        progress: (line: string) => progress(`${system.name} (${system.decideBy}): ${line}`),
+      });
+      // A burst on a fresh server runs slower than the next one, whichever system goes first: one
+      // unmeasured burst each, then rounds in alternating order so that neither always goes first.
+      for (const system of systemsDecidedBy(options.decisions[0] as DecisionChannel)) {
+        progress(`${system.name}: warm-up burst of ${options.warmUpTurns} turns (not measured)`);
+        await attempt(`${system.name} warm-up burst`, () =>
+          measureBurst(
+            system,
+            options.warmUpTurns,
+            burstOptions(`bench-${system.name}-burst-warm-up`, system, options.warmUpTurns),
+          ),
         );
+      }
+      let burstIndex = 0;
+      for (const channel of options.decisions) {
+        const rounds: Record<ApprovalSystem['name'], BurstRounds> = {
+          baseline: { rounds: [], failures: [] },
+          tollgate: { rounds: [], failures: [] },
+        };
+        for (let round = 1; round <= options.rounds; round++) {
+          const ordered = systemsDecidedBy(channel);
+          if (burstIndex++ % 2 === 1) ordered.reverse();
+          for (const system of ordered) {
+            progress(
+              `${system.name}: burst by ${channel}, round ${round}/${options.rounds}: ${options.turns} turns waiting, then decided at once`,
+            );
+            const measured = await attempt(`${system.name} burst`, () =>
+              measureBurst(
+                system,
+                options.turns,
+                burstOptions(`bench-${system.name}-burst-${channel}-${round}`, system, options.turns),
+              ),
+            );
+            if ('error' in measured) rounds[system.name].failures.push(measured.error);
+            else rounds[system.name].rounds.push(measured);
+          }
+        }
+        for (const name of ['baseline', 'tollgate'] as const) {
+          (figures[name].bursts ??= {})[channel] = rounds[name];
+        }
       }
     }
 

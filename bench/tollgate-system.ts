@@ -2,6 +2,7 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { TollgateClient } from '../src/client';
 import type { ModelServer } from '../src/dev/model-server';
 import type { ApprovalSystem, BenchTurn } from './approval-system';
+import type { DecisionChannel } from './bench-options';
 import { workflowIdOf } from './baseline-system';
 import { benchToolNames } from './bench-tools';
 import type { WorkerChild } from './worker-child';
@@ -14,7 +15,7 @@ export class TollgateSystem implements ApprovalSystem {
     private readonly tollgate: TollgateClient,
     private readonly model: ModelServer,
     readonly worker: WorkerChild,
-    private readonly decideBy: 'update' | 'signal' = 'update',
+    readonly decideBy: DecisionChannel,
   ) {}
 
   async start(key: string): Promise<BenchTurn> {
