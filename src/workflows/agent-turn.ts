@@ -4,7 +4,6 @@ import {
   ApplicationFailure,
   condition,
   isCancellation,
-  patched,
   proxyActivities,
   setHandler,
   workflowInfo,
@@ -39,15 +38,7 @@ import { TurnApprovals } from './turn-approvals';
 import { TurnEventLog } from './turn-event-log';
 import { TurnNotices } from './turn-notices';
 import { TurnVisibility } from './turn-visibility';
-
-/** Patch ids: each guards a change for executions that were already running when it shipped. */
-const patches = {
-  /**
-   * The turn as split modules with one model-step activity, signed requests and decisions, and the
-   * transcript in the content store. Executions started before it finish on the frozen v1 code.
-   */
-  turnV2: 'turn-v2',
-} as const;
+import { patches, runsV2 } from './turn-version';
 
 /** The model-step activities, with the worker owner's limits once they are known (from the first step on). */
 function modelSteps(settings?: TurnSettings): Pick<TurnActivities, 'runModelStep' | 'planResumedCalls'> {
@@ -95,7 +86,16 @@ function toolRunner(settings: TurnSettings, turnSetsLength: boolean): TurnActivi
  * });
  */
 export async function agentTurn(input: AgentTurnInput): Promise<AgentTurnResult> {
-  if (!patched(patches.turnV2)) return loadAgentTurnV1().agentTurnV1(input);
+  runsV2(patches.turnV2, 'retired');
+  return new AgentTurn(input).run();
+}
+
+/**
+ * `agentTurn` for a worker that still finishes turns started before `turn-v2` on the frozen v1 code
+ * (`v1Turns: 'run'`); `./with-v1-turns` exports it under the workflow type `agentTurn`.
+ */
+export async function agentTurnWithV1Turns(input: AgentTurnInput): Promise<AgentTurnResult> {
+  if (!runsV2(patches.turnV2, 'run')) return loadAgentTurnV1().agentTurnV1(input);
   return new AgentTurn(input).run();
 }
 

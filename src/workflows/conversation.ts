@@ -5,7 +5,6 @@ import {
   condition,
   continueAsNew,
   getExternalWorkflowHandle,
-  patched,
   setHandler,
   startChild,
   workflowInfo,
@@ -26,6 +25,7 @@ import {
   turnPendingApprovalsSignal,
 } from './definitions';
 import { loadConversationV1, loadSchemaChecks } from './load-lazily';
+import { patches, runsV2 } from './turn-version';
 
 /** The reason pending calls are denied with when a new message supersedes them. */
 export const supersededReason = 'superseded by a new message';
@@ -44,7 +44,20 @@ const recentMessagesKept = 100;
  * await tollgate.sendMessage('chat-1', { content: 'run ls' }, { onMessageWhilePending: 'wait' });
  */
 export async function conversation(input: ConversationInput = {}): Promise<void> {
-  if (!patched('conversation-v2')) return loadConversationV1().conversationV1(input);
+  runsV2(patches.conversationV2, 'retired');
+  return runConversation(input);
+}
+
+/**
+ * `conversation` for a worker that still finishes conversations started before `conversation-v2` on the
+ * frozen v1 code (`v1Turns: 'run'`); `./with-v1-turns` exports it under the workflow type `conversation`.
+ */
+export async function conversationWithV1Turns(input: ConversationInput = {}): Promise<void> {
+  if (!runsV2(patches.conversationV2, 'run')) return loadConversationV1().conversationV1(input);
+  return runConversation(input);
+}
+
+async function runConversation(input: ConversationInput): Promise<void> {
   const conversationId = workflowInfo().workflowId;
   // A conversation that continued as new from the first version carries its history inline.
   let transcript: TranscriptPointer = input.transcript ?? { tail: [...(input.history ?? [])] };

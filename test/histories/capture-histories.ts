@@ -8,7 +8,8 @@
 // Existing files are never overwritten: they hold histories of older code, which is the point.
 // The `agent-turn-*` and `conversation-continued` files are v1 histories, captured by this script's
 // first version (before the `turn-v2` patch); today's code writes v2 histories, so they cannot be
-// captured again. A workflow id is its file name, with `/` written as `%2F`.
+// captured again. The `retired-*` files come from a worker with v1 turns retired (no `turn-v2` marker).
+// A workflow id is its file name, with `/` written as `%2F`.
 import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime } from '@temporalio/worker';
@@ -20,7 +21,8 @@ import { startDevServer } from '../../src/dev/dev-server';
 import { startModelServer } from '../../src/dev/model-server';
 import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
 import { FileContentStore } from '../../src/store/file-content-store';
-import { createTollgateWorker } from '../../src/worker';
+import { createTollgateWorker, tollgateWorkflowBundleOptions } from '../../src/worker';
+import type { V1Turns } from '../../src/workflows/turn-version';
 import { testApprovalSecret } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 import { historyScenarios, RecordingNotifier, type HistoryScenario } from './history-scenarios';
@@ -54,13 +56,26 @@ async function main(): Promise<void> {
   const connection = await Connection.connect({ address: server.address });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   try {
-    const bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../src/workflows') });
+    // The bundle of each `v1Turns` mode a scenario asks for, built once.
+    const bundles = new Map<V1Turns, Promise<string>>();
+    const bundleFor = (v1Turns: V1Turns) => {
+      if (!bundles.has(v1Turns)) {
+        const { workflowsPath } = tollgateWorkflowBundleOptions({ v1Turns });
+        bundles.set(
+          v1Turns,
+          bundleWorkflowCode({ workflowsPath }).then(({ code }) => code),
+        );
+      }
+      return bundles.get(v1Turns) as Promise<string>;
+    };
     const client = new Client({ connection });
     for (const scenario of scenarios) {
       // A worker per scenario, on a task queue of its own, with the operator's rules the path needs.
       const taskQueue = `capture-${scenario.name}`;
       const notifier = new RecordingNotifier();
+      const v1Turns = scenario.worker?.v1Turns ?? 'run';
       const worker = await createTollgateWorker({
+        v1Turns,
         connection: nativeConnection,
         taskQueue,
         tools: createTestTools().tools,
@@ -73,7 +88,7 @@ async function main(): Promise<void> {
         approvalSecret: testApprovalSecret,
         store: new FileContentStore(store),
         model: { baseURL: model.baseURL, apiKey: 'capture', model: 'tollgate-scripted' },
-        workflowBundle: { code: bundle.code },
+        workflowBundle: { code: await bundleFor(v1Turns) },
         workerOptions: { shutdownGraceTime: '1s' },
       });
       const tollgate = new TollgateClient(client, taskQueue, undefined, new FileContentStore(store));

@@ -11,6 +11,7 @@ import {
   type ToolApprovalRequestPart,
 } from '../../src/protocol';
 import { toolApprovalResponseSignal } from '../../src/workflows/definitions';
+import type { V1Turns } from '../../src/workflows/turn-version';
 import { waitFor, waitForPending } from '../support/test-environment';
 
 /** What a scenario drives its workflows with: a worker of its own is running for it. */
@@ -28,8 +29,11 @@ export interface HistoryScenario {
   name: string;
   /** Workflow ids it saves; it is skipped when all of their files exist. */
   saves: string[];
-  /** The worker's operator policy and turn-policy callback for this path. */
-  worker?: { policy?: OperatorPolicy; onToolApproval?: 'deny-deploy' };
+  /**
+   * The worker's operator policy and turn-policy callback for this path, and its `v1Turns` mode: `run` (the
+   * default here, how the `v2-*` histories were captured: with the `turn-v2` marker) or `retired` (no marker).
+   */
+  worker?: { policy?: OperatorPolicy; onToolApproval?: 'deny-deploy'; v1Turns?: V1Turns };
   run(context: CaptureContext): Promise<void>;
 }
 
@@ -438,5 +442,52 @@ const conversations: HistoryScenario[] = [
   },
 ];
 
-/** Every v2 path, in capture order. */
-export const historyScenarios: HistoryScenario[] = [...plainTurns, ...ruledTurns, ...callerTurns, ...conversations];
+/**
+ * Executions started by a worker with v1 turns retired: no `turn-v2` or `conversation-v2` marker. They replay
+ * on the retired code only; a worker that still runs v1 turns would take them for v1 executions.
+ */
+const retiredV1Turns: HistoryScenario[] = [
+  {
+    name: 'retired-approved',
+    saves: ['retired-approved'],
+    worker: { v1Turns: 'retired' },
+    async run(context) {
+      scriptDeleteAndLookup(context.model, 'retired-approved');
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker('retired-approved')} go` }] },
+        { workflowId: 'retired-approved' },
+      );
+      const [approval] = await waitForPending(handle, 1);
+      await context.tollgate.decideMany(handle.workflowId, [
+        { approvalId: approval!.approvalId, approved: true, approver: 'ana' },
+      ]);
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+  {
+    name: 'retired-conversation',
+    saves: ['retired-conversation', 'retired-conversation/turn-1'],
+    worker: { v1Turns: 'retired' },
+    async run(context) {
+      const conversationId = 'retired-conversation';
+      scriptDeleteAndLookup(context.model, 'retired-conversation');
+      await context.tollgate.sendMessage(conversationId, { content: `${marker('retired-conversation')} go` });
+      await waitFor(
+        () => context.tollgate.conversationState(conversationId),
+        (state) => state.pending.length === 1,
+      );
+      await context.save(conversationId);
+      await context.save(`${conversationId}/turn-1`);
+    },
+  },
+];
+
+/** Every path, in capture order. */
+export const historyScenarios: HistoryScenario[] = [
+  ...plainTurns,
+  ...ruledTurns,
+  ...callerTurns,
+  ...conversations,
+  ...retiredV1Turns,
+];

@@ -1,7 +1,7 @@
 import { Worker } from '@temporalio/worker';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { workflowBundlePath } from '../support/test-environment';
+import { workflowBundlePath, workflowBundleWithV1TurnsPath } from '../support/test-environment';
 import { routeWorkerLogsToFile } from '../support/test-logs';
 
 // Executions wait for approvals while code changes. These histories were captured from earlier
@@ -15,6 +15,28 @@ const histories = readdirSync(__dirname)
     workflowId: decodeURIComponent(file.replace(/\.json$/, '')),
     history: JSON.parse(readFileSync(path.join(__dirname, file), 'utf8')),
   }));
+type History = (typeof histories)[number];
+
+// Three kinds, by name: v1 (before `turn-v2`), v2 with the marker (`v2-*`, from a worker that still runs v1
+// turns), v2 without it (`retired-*`, from a worker with v1 turns retired, the default).
+const isV1 = ({ workflowId }: History) => workflowId.startsWith('agent-turn-') || workflowId === 'conversation-continued';
+const withoutMarker = ({ workflowId }: History) => workflowId.startsWith('retired-');
+const v1Histories = histories.filter(isV1);
+const markerHistories = histories.filter((entry) => !isV1(entry) && !withoutMarker(entry));
+const markerlessHistories = histories.filter(withoutMarker);
+
+/** Replays `entries` on a bundle; returns `workflowId: error` for each that failed. */
+async function replay(codePath: string, entries: History[]): Promise<string[]> {
+  routeWorkerLogsToFile();
+  const failures: string[] = [];
+  let replayed = 0;
+  for await (const result of Worker.runReplayHistories({ workflowBundle: { codePath } }, entries)) {
+    replayed += 1;
+    if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
+  }
+  expect(replayed).toBe(entries.length);
+  return failures;
+}
 
 describe('committed workflow histories', () => {
   it('include the v1 turns and conversation that ran before the turn-v2 patch', () => {
@@ -55,16 +77,52 @@ describe('committed workflow histories', () => {
     );
   });
 
-  it('replay on the current workflow code without a determinism error', async () => {
-    routeWorkerLogsToFile();
-    const results = Worker.runReplayHistories({ workflowBundle: { codePath: workflowBundlePath() } }, histories);
-    const failures: string[] = [];
-    let replayed = 0;
-    for await (const result of results) {
-      replayed += 1;
-      if (result.error) failures.push(`${result.workflowId}: ${result.error.message}`);
+  it('include turns and a conversation started with v1 turns retired, which recorded no marker', () => {
+    expect(markerlessHistories.map((entry) => entry.workflowId)).toEqual(
+      expect.arrayContaining(['retired-approved', 'retired-conversation', 'retired-conversation/turn-1']),
+    );
+    for (const { history } of markerlessHistories) {
+      const events = history.events as Array<{ eventType: string }>;
+      expect(events.map((event) => event.eventType)).not.toContain('EVENT_TYPE_MARKER_RECORDED');
     }
-    expect(failures).toEqual([]);
-    expect(replayed).toBe(histories.length);
+  });
+
+  it('replay the v1 histories on the worker that still runs v1 turns', async () => {
+    expect(await replay(workflowBundleWithV1TurnsPath(), v1Histories)).toEqual([]);
+  });
+
+  it('replay the v2 histories with the marker on both workers', async () => {
+    expect(await replay(workflowBundlePath(), markerHistories)).toEqual([]);
+    expect(await replay(workflowBundleWithV1TurnsPath(), markerHistories)).toEqual([]);
+  });
+
+  it('replay the histories without the marker on the worker with v1 turns retired', async () => {
+    expect(await replay(workflowBundlePath(), markerlessHistories)).toEqual([]);
+  });
+
+  // Why a namespace must never mix the two: with no marker in its history, a turn started with v1 turns
+  // retired looks like a v1 turn to a worker that still runs them, and replays as one.
+  it('fail a turn without the marker on the worker that still runs v1 turns (nondeterminism)', async () => {
+    const failures = await replay(
+      workflowBundleWithV1TurnsPath(),
+      markerlessHistories.filter((entry) => entry.workflowId === 'retired-approved'),
+    );
+    expect(failures).toEqual([expect.stringMatching(/^retired-approved: .*[Nn]ondeterminism/)]);
+  });
+
+  // The v1 and v2 conversation issue the same commands on these paths, so their first events cannot tell them
+  // apart, and the start-up check judges their turns instead (src/versioning/check-v1-turns.ts).
+  it('replay a conversation on either worker, marker or not', async () => {
+    const conversations = (ids: string[]) => histories.filter((entry) => ids.includes(entry.workflowId));
+    expect(await replay(workflowBundleWithV1TurnsPath(), conversations(['retired-conversation']))).toEqual([]);
+    expect(await replay(workflowBundlePath(), conversations(['conversation-continued']))).toEqual([]);
+  });
+
+  it('fail the v1 turns on the worker with v1 turns retired', async () => {
+    const failures = await replay(
+      workflowBundlePath(),
+      v1Histories.filter((entry) => entry.workflowId.startsWith('agent-turn-')),
+    );
+    expect(failures).toHaveLength(v1Histories.filter((entry) => entry.workflowId.startsWith('agent-turn-')).length);
   });
 });

@@ -20,9 +20,9 @@ beforeAll(async () => {
 afterAll(async () => environment?.close());
 
 describe('agentTurn history budget', () => {
-  // 30 for the turn itself, and 2 for the version marker (and the TemporalChangeVersion search attribute
-  // Temporal writes with it) that lets turns started on the first version finish on their own code.
-  it('writes at most 32 history events for a turn with one approved call', async () => {
+  // With v1 turns retired (the default) the turn records no version marker, and so no TemporalChangeVersion
+  // search attribute either: 2 events fewer than a worker that still runs v1 turns writes.
+  it('writes at most 30 history events for a turn with one approved call, and no version marker', async () => {
     const marker = uniqueMarker();
     environment.model.scriptFor(
       marker,
@@ -34,8 +34,13 @@ describe('agentTurn history budget', () => {
     await environment.tollgate.decide(approval!.approvalId, { approved: true });
     await handle.result();
     const history = await handle.fetchHistory();
-    const types = (history.events ?? []).map((event) => String(event.eventType));
-    expect(types.length).toBeLessThanOrEqual(32);
+    const events = history.events ?? [];
+    expect(events.length).toBeLessThanOrEqual(30);
+    expect(events.filter((event) => event.markerRecordedEventAttributes)).toEqual([]);
+    const upserted = events.flatMap((event) =>
+      Object.keys(event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}),
+    );
+    expect(upserted).not.toContain('TemporalChangeVersion');
   });
 
   it('keeps what each step adds to history bounded by the step, not by the transcript', async () => {
