@@ -24,6 +24,8 @@ export interface BenchOptions {
   startConcurrency: number;
   /** Decision channels the burst is measured with; both systems are decided the same way in each. */
   decisions: DecisionChannel[];
+  /** Decision requests in flight at once during a burst. */
+  inFlight: number;
   /** Bursts per system and channel; the order of the two systems alternates, the medians are reported. */
   rounds: number;
   /** Turns of the unmeasured burst each system runs first, so that neither pays for a cold server. */
@@ -40,6 +42,8 @@ export const benchUsage = `Usage: npm run bench -- [options]
   --start-concurrency N  turns started at once while filling the burst (default 50)
   --decision a,b       how the burst's decisions are sent, to both systems alike: signal, update
                        (TollgateClient.decide, what the gateway uses) (default signal,update)
+  --in-flight N        decision requests in flight at once during a burst, sent back to back (default 100;
+                       --in-flight 1000 sends every decision at once)
   --rounds N           bursts per system and decision channel, order alternating; medians reported (default 3)
   --warm-up-turns N    turns of one unmeasured burst per system before the measured ones (default min(200, turns))`;
 
@@ -66,6 +70,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     'start-concurrency',
     'decision',
     'rounds',
+    'in-flight',
     'warm-up-turns',
   ]);
   for (const name of values.keys()) if (!known.has(name)) throw new UsageError(`Unknown option --${name}.`);
@@ -97,6 +102,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     startConcurrency: positive(values, 'start-concurrency', 50),
     decisions: [...new Set(decisions as DecisionChannel[])],
     rounds: positive(values, 'rounds', 3),
+    inFlight: positive(values, 'in-flight', 100),
     warmUpTurns: positive(values, 'warm-up-turns', Math.min(200, turns)),
   };
 }

@@ -36,6 +36,8 @@ export async function measureBurst(
   options: {
     keyPrefix: string;
     startConcurrency: number;
+    /** Decisions sent at once; the next goes as soon as one is answered. */
+    inFlight: number;
     limits: TurnLimits;
     burstTimeoutMs: number;
     progress: (line: string) => void;
@@ -67,7 +69,8 @@ export async function measureBurst(
 
   options.progress(`deciding ${count} in one burst`);
   const burstStarted = nowMs();
-  const decisions = filled.map(({ turn, approvalId }) =>
+  // Back to back, `inFlight` requests at a time, as a bot or a gateway with a bounded pool sends a bulk decision.
+  const decisions = mapWithLimit(filled, options.inFlight, ({ turn, approvalId }) =>
     system.approve(turn, approvalId).then(
       () => true,
       () => false,
@@ -77,7 +80,7 @@ export async function measureBurst(
     filled.map(({ turn }) => system.worker.toolStarted(turn.key, options.burstTimeoutMs)),
   );
   const startedAt = starts.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
-  const failedDecisions = (await Promise.all(decisions)).filter((accepted) => !accepted).length;
+  const failedDecisions = (await decisions).filter((accepted) => !accepted).length;
   const burstMs = Math.max(...startedAt) - burstStarted;
   options.progress(
     `${startedAt.length}/${count} tools started in ${(burstMs / 1000).toFixed(2)}s; waiting for the turns to end`,

@@ -224,6 +224,7 @@ async function main(): Promise<void> {
       const burstOptions = (keyPrefix: string, system: ApprovalSystem, turns: number) => ({
         keyPrefix,
         startConcurrency: options.startConcurrency,
+        inFlight: options.inFlight,
         limits: fillLimits,
         burstTimeoutMs: Math.max(60_000, turns * 100),
         progress: (line: string) => progress(`${system.name} (${system.decideBy}): ${line}`),
