@@ -64,3 +64,37 @@ export async function measureLatency(
   }
   return { turns, timings };
 }
+
+/** What {@link measureInterleaved} measured for one system: its turns and timings, or why it stopped. */
+export type InterleavedLatency = { turns: BenchTurn[]; timings: TurnTiming[] } | { error: string };
+
+/**
+ * Runs `count` timed turns per system, one turn at a time, alternating the systems turn by turn (and which goes
+ * first), so that a server or machine that speeds up or slows down during the run weighs on both alike. A system
+ * whose turn fails stops there; the others go on.
+ */
+export async function measureInterleaved(
+  systems: readonly ApprovalSystem[],
+  count: number,
+  options: { keyPrefix: (system: ApprovalSystem) => string; limits: TurnLimits; progress: (done: number) => void },
+): Promise<Map<ApprovalSystem, InterleavedLatency>> {
+  const results = new Map<ApprovalSystem, InterleavedLatency>(
+    systems.map((system) => [system, { turns: [], timings: [] }]),
+  );
+  for (let index = 0; index < count; index++) {
+    const ordered = index % 2 === 0 ? systems : [...systems].reverse();
+    for (const system of ordered) {
+      const result = results.get(system);
+      if (!result || 'error' in result) continue;
+      try {
+        const { turn, timing } = await runTimedTurn(system, `[${options.keyPrefix(system)}-${index}]`, options.limits);
+        result.turns.push(turn);
+        result.timings.push(timing);
+      } catch (error) {
+        results.set(system, { error: error instanceof Error ? error.message : String(error) });
+      }
+    }
+    options.progress(index + 1);
+  }
+  return results;
+}

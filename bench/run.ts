@@ -26,7 +26,7 @@ import {
 import { historySizeOf } from './history-size';
 import { measureBurst } from './measure-burst';
 import { measureGrowth } from './measure-growth';
-import { measureLatency, type TurnLimits } from './measure-latency';
+import { measureInterleaved, measureLatency, type TurnLimits } from './measure-latency';
 import { mean, summarise } from './stats';
 import { TollgateSystem } from './tollgate-system';
 import { WorkerChild } from './worker-child';
@@ -175,26 +175,27 @@ async function main(): Promise<void> {
 
     if (options.only.has('latency') || options.only.has('history')) {
       const samples = options.only.has('latency') ? options.latencySamples : options.historySamples;
-      for (const system of systems) {
-        progress(`${system.name}: ${samples} turns one at a time (start → request, decision → tool start)`);
-        const measured = await attempt(`${system.name} latency`, () =>
-          measureLatency(system, samples, {
-            keyPrefix: `bench-${system.name}-latency`,
-            limits: latencyLimits,
-            progress: (done) => {
-              if (done % 25 === 0) progress(`${system.name}: ${done}/${samples} turns`);
-            },
-          }),
-        );
-        if ('error' in measured) {
-          if (options.only.has('latency')) figures[system.name].latency = measured;
+      progress(
+        `${samples} turns per system one at a time, the systems alternating (start → request, decision → tool start)`,
+      );
+      const measured = await measureInterleaved(systems, samples, {
+        keyPrefix: (system) => `bench-${system.name}-latency`,
+        limits: latencyLimits,
+        progress: (done) => {
+          if (done % 25 === 0) progress(`${done}/${samples} turns per system`);
+        },
+      });
+      for (const [system, result] of measured) {
+        if ('error' in result) {
+          progress(`${system.name} latency failed: ${result.error}`);
+          if (options.only.has('latency')) figures[system.name].latency = result;
           continue;
         }
-        completedTurns[system.name] = measured.turns;
+        completedTurns[system.name] = result.turns;
         if (options.only.has('latency')) {
           figures[system.name].latency = {
-            startToRequestMs: summarise(measured.timings.map((timing) => timing.startToRequestMs)),
-            decisionToToolStartMs: summarise(measured.timings.map((timing) => timing.decisionToToolStartMs)),
+            startToRequestMs: summarise(result.timings.map((timing) => timing.startToRequestMs)),
+            decisionToToolStartMs: summarise(result.timings.map((timing) => timing.decisionToToolStartMs)),
           };
         }
       }
