@@ -22,7 +22,8 @@ export function createTestTools(record?: (run: ToolRun) => void): { tools: Tool[
       inputSchema: z.object({ query: z.string() }),
       execute: ({ query }, { toolCallId }) => {
         note({ tool: 'lookup', input: { query }, toolCallId });
-        return `definition of ${query}`;
+        // "long:" asks for a definition over 4 KiB, which a turn keeps in the content store.
+        return query.startsWith('long:') ? longDefinitionOf(query) : `definition of ${query}`;
       },
     }),
     defineTool({
@@ -88,4 +89,9 @@ export function createTestTools(record?: (run: ToolRun) => void): { tools: Tool[
     }),
   ];
   return { tools, runs };
+}
+
+/** What `lookup` answers for a query that starts with "long:": about 7 KiB. */
+export function longDefinitionOf(query: string): string {
+  return `definition of ${query}: ${Array.from({ length: 700 }, (_value, index) => `word${index}`).join(' ')}`;
 }

@@ -2,6 +2,7 @@ import { safeValidateUIMessages, type UIMessage } from 'ai';
 import type { TollgateClient } from '../../client';
 import type { ModelMessage, UserMessage } from '../../protocol';
 import { GatewayError } from '../gateway-error';
+import { FullOutputs } from './full-outputs';
 import { TurnReader } from './read-turn';
 import { turnMessageOf } from './turn-message';
 import { storedTurnSnapshot } from './turn-snapshot';
@@ -15,7 +16,8 @@ const runningTurnWaitMs = 5_000;
  * rendered it, with the ids the stream used (the assistant message's id is the turn id, so a resume that follows
  * replaces the running turn's message rather than adding a second one). Finished turns come from the conversation's
  * transcript; the running turn from the turn itself, approvals it waits for as `approval-requested`; queued messages
- * last. Large tool outputs stay previews with `resultProviderMetadata.tollgate.contentRef`, as they streamed.
+ * last. Large tool outputs come back in full from the content store, as they streamed (their reference stays in
+ * `resultProviderMetadata.tollgate.contentRef`).
  *
  * @example
  * const messages = await readChatHistory(tollgate, conversationIdOf(chatId, person));
@@ -27,9 +29,11 @@ export async function readChatHistory(tollgate: TollgateClient, conversationId: 
   // The running turn's user message is in the recent history only; a first-version conversation keeps everything there.
   const lastUser = state.history.findLastIndex((message) => message.role === 'user');
   const runningUser = running !== undefined && lastUser >= 0 ? (state.history[lastUser] as UserMessage) : undefined;
-  const finished = state.transcript
-    ? await tollgate.readTranscript(state.transcript)
-    : state.history.slice(0, runningUser ? lastUser : undefined);
+  const finished = await new FullOutputs(tollgate).of(
+    state.transcript
+      ? await tollgate.readTranscript(state.transcript)
+      : state.history.slice(0, runningUser ? lastUser : undefined),
+  );
 
   const messages: UIMessage[] = [];
   const turns = finishedTurns(finished);

@@ -4,21 +4,25 @@ import type { TollgateClient } from '../../client';
 import { isModelStreamProgress, type ModelStreamProgress } from '../../activities/model-stream-progress';
 import type { AgentTurnResult } from '../../protocol';
 import { agentTurnStateQuery } from '../../workflows/definitions';
+import { FullOutputs } from './full-outputs';
 import type { TurnSnapshot } from './turn-snapshot';
 
 /**
  * Reads a turn cheaply and often: `describe` every time (a server call that needs no worker and carries the model
  * activity's heartbeat), the `agentTurnState` query only when the history has grown since the last read, and the
- * stored result once the turn has closed.
+ * stored result once the turn has closed. Large tool outputs come back in full, each read from the store once.
  */
 export class TurnReader {
   private lastHistoryLength = -1;
   private last: TurnSnapshot | undefined;
+  private readonly outputs: FullOutputs;
 
   constructor(
     private readonly tollgate: TollgateClient,
     readonly turnId: string,
-  ) {}
+  ) {
+    this.outputs = new FullOutputs(tollgate);
+  }
 
   async read(): Promise<TurnSnapshot> {
     const handle = this.tollgate.turn(this.turnId);
@@ -37,7 +41,7 @@ export class TurnReader {
       this.last = {
         status: state.status,
         closed: false,
-        messages: state.messages,
+        messages: await this.outputs.of(state.messages),
         pending: state.pending,
         audit: state.audit,
         awaitingOutput: state.awaitingOutput,
@@ -62,7 +66,7 @@ export class TurnReader {
       return {
         status: result.status,
         closed: true,
-        messages: result.messages,
+        messages: await this.outputs.of(result.messages),
         pending: result.pending,
         audit: result.audit,
         awaitingOutput: [],

@@ -2,6 +2,7 @@ import { lastAssistantMessageIsCompleteWithApprovalResponses, safeValidateUIMess
 import { createChatHandler } from '../../../src/gateway/chat';
 import { ApprovalDecisions, DecisionAudit } from '../../../src/gateway';
 import { uniqueMarker } from '../../support/test-environment';
+import { longDefinitionOf } from '../../support/test-tools';
 import { testTokens } from '../gateway-fixture';
 import { eventually, NodeChat, startChatStack, type ChatStack } from './chat-fixture';
 
@@ -143,6 +144,32 @@ describe('GET /api/chat/:id/messages', () => {
     expect(after.map((message) => message.id)).toEqual(history.map((message) => message.id));
     expect(toolPartsOf(after[5])[0]).toMatchObject({ state: 'output-available', approval: { approved: true } });
     expect((await stack.gateway.call('GET', `/api/chat/${chat.id}/stream`)).status).toBe(204);
+  });
+
+  it('shows a large tool output in full, while it streams and after a reload, though history keeps a preview', async () => {
+    const marker = uniqueMarker();
+    const query = `long:${marker}`;
+    stack.model.scriptFor(marker, { toolCalls: [{ name: 'lookup', arguments: { query } }] }, { text: 'Looked it up.' });
+    const chat = new NodeChat(stack.gateway, { id: `long-${marker.slice(6, 14)}` });
+
+    await chat.sendMessage({ text: `${marker} look it up` });
+    await eventually(
+      () => chat.status === 'ready' && chat.text() === 'Looked it up.',
+      (done) => done,
+    );
+    const full = longDefinitionOf(query);
+    expect(chat.toolParts()[0]).toMatchObject({ state: 'output-available', output: full });
+
+    const response = await stack.gateway.call('GET', `/api/chat/${chat.id}/messages`);
+    expect(response.status).toBe(200);
+    const [ran] = toolPartsOf((response.body as UIMessage[]).at(-1));
+    expect(ran).toMatchObject({ state: 'output-available', output: full });
+    // The turn itself keeps a preview and the reference, not the 7 KiB.
+    const turn = await stack.tollgate.turn(`chat:ana:${chat.id}/turn-1`).result();
+    const stored = turn.messages.flatMap((message) => (message.role === 'tool' ? message.content : []));
+    expect(stored[0]).toMatchObject({ type: 'tool-result', output: { type: 'text' } });
+    expect(JSON.stringify(stored[0])).not.toContain(full);
+    expect(ran?.output).toEqual(full);
   });
 
   it("answers 404 for an unknown chat, and for someone else's", async () => {
