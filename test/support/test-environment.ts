@@ -1,5 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { NativeConnection, type Worker, type WorkerOptions } from '@temporalio/worker';
 import { randomUUID } from 'node:crypto';
 import { TollgateClient } from '../../src/client';
 import { startModelServer, type ModelServer } from '../../src/dev/model-server';
@@ -61,12 +61,16 @@ export async function createTestEnvironment(options: {
   policy?: OperatorPolicy;
   /** The worker owner's limits for the turn's activities. */
   activityLimits?: TurnActivityLimits;
+  /** More options for the worker, e.g. a shorter heartbeat throttle. */
+  workerOptions?: Partial<WorkerOptions>;
+  /** Prefix of the task queue's name. */
+  taskQueuePrefix?: string;
 }): Promise<TestEnvironment> {
   routeWorkerLogsToFile();
   const address = temporalAddress();
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
-  const taskQueue = `test-${randomUUID()}`;
+  const taskQueue = `${options.taskQueuePrefix ?? 'test'}-${randomUUID()}`;
   const model = await startModelServer();
   const nativeConnection = await NativeConnection.connect({ address });
   let running: { worker: Worker; done: Promise<void> } | undefined;
@@ -91,7 +95,7 @@ export async function createTestEnvironment(options: {
         model: { baseURL: model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },
         workflowBundle: { codePath: workflowBundlePath() },
         v1Turns: 'retired',
-        workerOptions: { shutdownGraceTime: '1s' },
+        workerOptions: { shutdownGraceTime: '1s', ...options.workerOptions },
       });
       running = { worker, done: worker.run() };
     },

@@ -1,5 +1,3 @@
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
 import {
   AbstractChat,
   DefaultChatTransport,
@@ -9,13 +7,10 @@ import {
   type UIMessage,
   type UIMessageChunk,
 } from 'ai';
-import { randomUUID } from 'node:crypto';
-import { TollgateClient } from '../../../src/client';
-import { startModelServer, type ModelServer } from '../../../src/dev/model-server';
+import type { TollgateClient } from '../../../src/client';
+import type { ModelServer } from '../../../src/dev/model-server';
 import { chatExtension } from '../../../src/gateway/chat';
-import { createTollgateWorker } from '../../../src/worker';
-import { temporalAddress, workflowBundlePath } from '../../support/test-environment';
-import { routeWorkerLogsToFile } from '../../support/test-logs';
+import { createTestEnvironment } from '../../support/test-environment';
 import { createTestTools, type ToolRun } from '../../support/test-tools';
 import { startGateway, testTokenGrants, testTokens, type RunningGateway } from '../gateway-fixture';
 
@@ -36,16 +31,15 @@ export const allowedOrigin = 'http://chat.example';
 export async function startChatStack(
   options: { worker?: boolean; allowedOrigins?: string[] } = {},
 ): Promise<ChatStack> {
-  routeWorkerLogsToFile();
-  const address = temporalAddress();
-  const connection = await Connection.connect({ address });
-  const taskQueue = `chat-${randomUUID()}`;
-  const tollgate = new TollgateClient(new Client({ connection }), taskQueue);
-  const model = await startModelServer();
-  const nativeConnection = await NativeConnection.connect({ address });
   const { tools, runs } = createTestTools();
-  let running: { worker: Worker; done: Promise<void> } | undefined;
-  const gateway = await startGateway(tollgate, {
+  const environment = await createTestEnvironment({
+    tools,
+    taskQueuePrefix: 'chat',
+    startWorker: options.worker !== false,
+    // Heartbeats reach the server within 200 ms, so the chat sees the model's tokens while it runs.
+    workerOptions: { maxHeartbeatThrottleInterval: '200ms', defaultHeartbeatThrottleInterval: '200ms' },
+  });
+  const gateway = await startGateway(environment.tollgate, {
     extensions: [
       chatExtension({
         tokens: testTokenGrants(),
@@ -54,46 +48,20 @@ export async function startChatStack(
       }),
     ],
   });
-  const stack: ChatStack = {
-    taskQueue,
-    tollgate,
-    model,
+  return {
+    taskQueue: environment.taskQueue,
+    tollgate: environment.tollgate,
+    model: environment.model,
     gateway,
     runs,
-    async startWorker() {
-      if (running) return;
-      const worker = await createTollgateWorker({
-        connection: nativeConnection,
-        taskQueue,
-        tools,
-        model: { baseURL: model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },
-        workflowBundle: { codePath: workflowBundlePath() },
-        // Heartbeats reach the server within 200 ms, so the chat sees the model's tokens while it runs.
-        workerOptions: {
-          shutdownGraceTime: '1s',
-          maxHeartbeatThrottleInterval: '200ms',
-          defaultHeartbeatThrottleInterval: '200ms',
-        },
-      });
-      running = { worker, done: worker.run() };
-    },
-    async stopWorker() {
-      if (!running) return;
-      const { worker, done } = running;
-      running = undefined;
-      worker.shutdown();
-      await done;
-    },
+    startWorker: () => environment.startWorker(),
+    stopWorker: () => environment.stopWorker(),
     async close() {
-      await stack.stopWorker();
+      await environment.stopWorker();
       await gateway.close();
-      await model.close();
-      await nativeConnection.close();
-      await connection.close();
+      await environment.close();
     },
   };
-  if (options.worker !== false) await stack.startWorker();
-  return stack;
 }
 
 class NodeChatState implements ChatState<UIMessage> {
