@@ -34,22 +34,30 @@ export async function storeLargeOutput(store: ContentStore, part: ToolResultPart
   };
 }
 
-/** `messages` with every stored output put back in full, for the model. */
-export async function resolveStoredContent(
-  store: ContentStore,
-  messages: readonly ModelMessage[],
-): Promise<ModelMessage[]> {
+/**
+ * `messages` with every stored output put back in full: for the model (from the store, where a missing value is an
+ * error), or for a reader that may keep a preview (`read` resolves undefined for an output it cannot read).
+ */
+export async function resolveStoredContent<T extends ModelMessage>(
+  read: ContentStore | ((ref: string) => Promise<unknown>),
+  messages: readonly T[],
+): Promise<T[]> {
+  const get = typeof read === 'function' ? read : (ref: string) => read.get(ref);
   return Promise.all(
-    messages.map(async (message): Promise<ModelMessage> => {
+    messages.map(async (message): Promise<T> => {
       if (message.role !== 'tool') return message;
+      let resolved = false;
       const content = await Promise.all(
         message.content.map(async (part) => {
           const ref = part.type === 'tool-result' ? storedContentRef(part) : undefined;
           if (!ref || part.type !== 'tool-result') return part;
-          return { ...part, output: (await store.get(ref)) as ToolResultOutput };
+          const output = await get(ref);
+          if (output === undefined) return part;
+          resolved = true;
+          return { ...part, output: output as ToolResultOutput };
         }),
       );
-      return { ...message, content };
+      return resolved ? { ...message, content } : message;
     }),
   );
 }

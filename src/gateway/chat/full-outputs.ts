@@ -1,6 +1,6 @@
 import type { TollgateClient } from '../../client';
 import type { ModelMessage, ToolResultOutput } from '../../protocol';
-import { storedContentRef } from '../../store';
+import { resolveStoredContent } from '../../store';
 
 /**
  * Puts large tool outputs back in full for the chat. A turn keeps an output over 4 KiB in the content store and
@@ -17,24 +17,8 @@ export class FullOutputs {
   constructor(private readonly tollgate: TollgateClient) {}
 
   /** `messages` with every stored tool output in full; messages without one are returned as they are. */
-  async of<T extends ModelMessage>(messages: readonly T[]): Promise<T[]> {
-    return Promise.all(messages.map((message) => this.ofMessage(message)));
-  }
-
-  private async ofMessage<T extends ModelMessage>(message: T): Promise<T> {
-    if (message.role !== 'tool') return message;
-    let changed = false;
-    const content = await Promise.all(
-      message.content.map(async (part) => {
-        const ref = part.type === 'tool-result' ? storedContentRef(part) : undefined;
-        if (ref === undefined || part.type !== 'tool-result') return part;
-        const output = await this.output(ref);
-        if (output === undefined) return part;
-        changed = true;
-        return { ...part, output };
-      }),
-    );
-    return changed ? { ...message, content } : message;
+  of<T extends ModelMessage>(messages: readonly T[]): Promise<T[]> {
+    return resolveStoredContent((ref) => this.output(ref), messages);
   }
 
   private output(ref: string): Promise<ToolResultOutput | undefined> {
