@@ -36,8 +36,9 @@ export function isModelStreamProgress(value: unknown): value is ModelStreamProgr
 export type ModelStreamSink = (progress: ModelStreamProgress) => void;
 
 /**
- * The heartbeat of the activity this runs in, or undefined outside one (a direct call in a test or a script).
- * The SDK keeps only the latest details between the heartbeats it sends, so nothing piles up.
+ * The heartbeat of the activity this runs in, or undefined outside one (a direct call in a test or a script)
+ * and in a local activity, which has no heartbeat. The SDK keeps only the latest details between the
+ * heartbeats it sends, so nothing piles up.
  */
 export function activityHeartbeatSink(): ModelStreamSink | undefined {
   let context: Context;
@@ -46,6 +47,7 @@ export function activityHeartbeatSink(): ModelStreamSink | undefined {
   } catch {
     return undefined;
   }
+  if (context.info.isLocal) return undefined;
   return (progress) => context.heartbeat(progress);
 }
 

@@ -75,6 +75,15 @@ export const agentTurnInputSchema = z.strictObject({
   providerTools: z.array(providerToolSchema).optional(),
   /** What an expired approval does: `deny` the call (default) or `fail` the turn. A tool's own setting wins. */
   onExpire: z.enum(['deny', 'fail']).optional(),
+  /**
+   * How the turn's model steps run. `activity` (default): each step is an activity of its own, which
+   * heartbeats the text as it streams (a chat shows it live, the Temporal UI shows the step pending).
+   * `local`: a local activity, run inside the workflow task that asks for it: no task dispatch and 5 fewer
+   * history events per step, for turns nobody watches live (bots, batch jobs) with models that answer in
+   * seconds. No live text; a step longer than about 8 s keeps the workflow task open (the SDK extends it,
+   * 3 events each time) and decisions and queries are answered when it ends or is extended.
+   */
+  modelSteps: z.enum(['activity', 'local']).optional(),
 });
 export type AgentTurnInput = z.infer<typeof agentTurnInputSchema>;
 

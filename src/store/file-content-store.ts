@@ -15,6 +15,8 @@ import { ContentNotFoundError, isContentRef, type ContentStore } from './content
  */
 export class FileContentStore implements ContentStore {
   private readonly cache = new Map<ContentRef, unknown>();
+  /** Sub-folders known to exist (at most 256), so a write costs no mkdir once its folder is made. */
+  private readonly folders = new Set<string>();
 
   constructor(
     readonly folder: string,
@@ -27,10 +29,7 @@ export class FileContentStore implements ContentStore {
     const ref: ContentRef = `sha256:${createHash('sha256').update(text).digest('hex')}`;
     if (!this.cache.has(ref)) {
       const file = this.fileOf(ref);
-      await mkdir(path.dirname(file), { recursive: true });
-      const temporary = `${file}.${randomUUID()}.tmp`;
-      await writeFile(temporary, text, { mode: 0o600 });
-      await rename(temporary, file);
+      await this.write(file, text);
     }
     this.remember(ref, JSON.parse(text));
     return ref;
@@ -49,6 +48,22 @@ export class FileContentStore implements ContentStore {
     const value: unknown = JSON.parse(text);
     this.remember(ref, value);
     return value;
+  }
+
+  /** Writes atomically; makes the file's folder the first time, and again if it was removed since. */
+  private async write(file: string, text: string): Promise<void> {
+    const folder = path.dirname(file);
+    if (!this.folders.has(folder)) await mkdir(folder, { recursive: true });
+    this.folders.add(folder);
+    const temporary = `${file}.${randomUUID()}.tmp`;
+    try {
+      await writeFile(temporary, text, { mode: 0o600 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      await mkdir(folder, { recursive: true });
+      await writeFile(temporary, text, { mode: 0o600 });
+    }
+    await rename(temporary, file);
   }
 
   private fileOf(ref: ContentRef): string {

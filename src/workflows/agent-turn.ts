@@ -1,10 +1,12 @@
 import {
   ActivityFailure,
+  type LocalActivityOptions,
   allHandlersFinished,
   ApplicationFailure,
   condition,
   isCancellation,
   proxyActivities,
+  proxyLocalActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
@@ -40,13 +42,17 @@ import { TurnNotices } from './turn-notices';
 import { TurnVisibility } from './turn-visibility';
 import { patches, runsV2 } from './turn-version';
 
-/** The model-step activities, with the worker owner's limits once they are known (from the first step on). */
-function modelSteps(settings?: TurnSettings): Pick<TurnActivities, 'runModelStep' | 'planResumedCalls'> {
+/**
+ * The model-step activities, with the worker owner's limits once they are known (from the first step on):
+ * activities, or local activities for a turn that asked for `modelSteps: 'local'`.
+ */
+function modelSteps(
+  input: Pick<AgentTurnInput, 'modelSteps'>,
+  settings?: TurnSettings,
+): Pick<TurnActivities, 'runModelStep' | 'planResumedCalls'> {
   const limits = settings?.activities?.modelStep;
-  return proxyActivities<TurnActivities>({
+  const common: LocalActivityOptions = {
     startToCloseTimeout: limits?.startToCloseMs ?? '3m',
-    // The model step heartbeats its streamed progress; a dead worker is noticed in seconds.
-    heartbeatTimeout: '30s',
     // 4xx answers other than 429 come back as ModelRequestRejected: retrying them cannot help.
     retry: {
       initialInterval: '1s',
@@ -54,7 +60,11 @@ function modelSteps(settings?: TurnSettings): Pick<TurnActivities, 'runModelStep
       maximumAttempts: limits?.maximumAttempts ?? 10,
       nonRetryableErrorTypes: ['ModelRequestRejected', 'InvalidAgentTurnInput', 'UnknownTool', 'AutoApproveNotAllowed'],
     },
-  });
+  };
+  // The input is checked in the first model step; until then anything but 'local' means an activity.
+  if (input.modelSteps === 'local') return proxyLocalActivities<TurnActivities>(common);
+  // The model step heartbeats its streamed progress; a dead worker is noticed in seconds.
+  return proxyActivities<TurnActivities>({ ...common, heartbeatTimeout: '30s' });
 }
 
 const { validateToolOutput } = proxyActivities<TollgateActivities>({
@@ -152,7 +162,7 @@ class AgentTurn {
       if (await this.resume()) return await this.finish('awaiting-approval');
       while (this.steps < (this.settings?.maxSteps ?? Infinity)) {
         this.steps += 1;
-        const step = await modelSteps(this.settings).runModelStep({
+        const step = await modelSteps(this.input, this.settings).runModelStep({
           workflowId: this.workflowId,
           step: this.steps,
           options: this.options(),
@@ -182,7 +192,7 @@ class AgentTurn {
 
   /** Continues a halted turn from the messages its caller sent back; true when it halts again. */
   private async resume(): Promise<boolean> {
-    const resumed = await resumeFromMessages(this.input, this.workflowId, modelSteps().planResumedCalls);
+    const resumed = await resumeFromMessages(this.input, this.workflowId, modelSteps(this.input).planResumedCalls);
     if (!resumed) return false;
     this.adopt(resumed.settings, resumed.notes);
     const opened = resumed.calls.map(({ plan, response }) => {

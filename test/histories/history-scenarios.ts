@@ -466,6 +466,22 @@ const retiredV1Turns: HistoryScenario[] = [
     },
   },
   {
+    name: 'retired-local-steps',
+    saves: ['retired-local-steps'],
+    worker: { v1Turns: 'retired' },
+    async run(context) {
+      scriptDeleteAndLookup(context.model, 'retired-local-steps');
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker('retired-local-steps')} go` }], modelSteps: 'local' },
+        { workflowId: 'retired-local-steps' },
+      );
+      const [approval] = await waitForPending(handle, 1);
+      await context.tollgate.decide(approval!.approvalId, { approved: true, approver: 'ana' });
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+  {
     name: 'retired-conversation',
     saves: ['retired-conversation', 'retired-conversation/turn-1'],
     worker: { v1Turns: 'retired' },
