@@ -11,10 +11,17 @@ export interface BenchTurn {
   workflowId: string;
 }
 
+/** Whose figures a system's measurements are: the baseline's, Tollgate's, or Tollgate's with local model steps. */
+export type FiguresKey = 'baseline' | 'tollgate' | 'tollgateLocalSteps';
+
 /** What the benchmark does to a system under test: Tollgate, or the bare-Temporal baseline. */
 export interface ApprovalSystem {
-  /** Which system this is. */
+  /** Which worker runs it. */
   readonly name: BenchSystem;
+  /** Whose figures it measures; also names its turns. */
+  readonly key: FiguresKey;
+  /** For progress lines. */
+  readonly label: string;
   /** How {@link approve} sends the decision. */
   readonly decideBy: DecisionChannel;
   /** Its worker, in a process of its own. */

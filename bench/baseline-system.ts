@@ -13,6 +13,8 @@ import type { WorkerChild } from './worker-child';
 /** The bare-Temporal baseline: start the workflow, query what it waits for, send the decision (signal or update). */
 export class BaselineSystem implements ApprovalSystem {
   readonly name = 'baseline' as const;
+  readonly key = 'baseline' as const;
+  readonly label = 'baseline';
 
   constructor(
     private readonly client: Client,

@@ -1,3 +1,7 @@
+/** How Tollgate's turns run their model steps (`AgentTurnInput.modelSteps`). */
+export const modelStepsModes = ['activity', 'local'] as const;
+export type ModelStepsMode = (typeof modelStepsModes)[number];
+
 /** The figures the suite can measure. */
 export const figureNames = ['latency', 'burst', 'memory', 'history', 'growth'] as const;
 export type FigureName = (typeof figureNames)[number];
@@ -30,6 +34,8 @@ export interface BenchOptions {
   rounds: number;
   /** Turns of the unmeasured burst each system runs first, so that neither pays for a cold server. */
   warmUpTurns: number;
+  /** How Tollgate's turns run their model steps; each mode is measured as a system of its own in the bursts and histories. */
+  modelSteps: ModelStepsMode[];
 }
 
 export const benchUsage = `Usage: npm run bench -- [options]
@@ -45,7 +51,9 @@ export const benchUsage = `Usage: npm run bench -- [options]
   --in-flight N        decision requests in flight at once during a burst, sent back to back (default 100;
                        --in-flight 1000 sends every decision at once)
   --rounds N           bursts per system and decision channel, order alternating; medians reported (default 3)
-  --warm-up-turns N    turns of one unmeasured burst per system before the measured ones (default min(200, turns))`;
+  --warm-up-turns N    turns of one unmeasured burst per system before the measured ones (default min(200, turns))
+  --model-steps a,b    how Tollgate's turns run their model steps in the bursts and histories: activity (the default of
+                       a turn), local (modelSteps: 'local', local activities) (default activity,local)`;
 
 /** Parses `--name value` and `--name=value` flags. */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -72,6 +80,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     'rounds',
     'in-flight',
     'warm-up-turns',
+    'model-steps',
   ]);
   for (const name of values.keys()) if (!known.has(name)) throw new UsageError(`Unknown option --${name}.`);
 
@@ -92,6 +101,13 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       throw new UsageError(`Unknown decision channel "${channel}": use ${decisionChannels.join(' or ')}.`);
     }
   }
+  const modelSteps = list(values.get('model-steps') ?? modelStepsModes.join(','));
+  if (!modelSteps.includes('activity')) throw new UsageError('--model-steps must include activity, the default.');
+  for (const mode of modelSteps) {
+    if (!(modelStepsModes as readonly string[]).includes(mode)) {
+      throw new UsageError(`Unknown model-steps mode "${mode}": use ${modelStepsModes.join(' or ')}.`);
+    }
+  }
   return {
     turns,
     steps,
@@ -104,6 +120,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     rounds: positive(values, 'rounds', 3),
     inFlight: positive(values, 'in-flight', 100),
     warmUpTurns: positive(values, 'warm-up-turns', Math.min(200, turns)),
+    modelSteps: [...new Set(modelSteps as ModelStepsMode[])],
   };
 }
 

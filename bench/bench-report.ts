@@ -52,6 +52,8 @@ export interface BenchReport {
   options: Omit<BenchOptions, 'only'> & { only: string[] };
   baseline: SystemFigures;
   tollgate: SystemFigures;
+  /** Tollgate with its turns' model steps as local activities (`modelSteps: 'local'`), when measured. */
+  tollgateLocalSteps?: SystemFigures;
   growth: Array<GrowthResult | (FigureError & { steps: number })>;
   /** Requests the scripted model could not answer: a non-empty list means some turn did not run as scripted. */
   modelFailures: string[];
@@ -194,17 +196,25 @@ function headlineRows(report: BenchReport): Row[] {
       decimal,
       { text: `≥ ${targets.burstThroughput}×`, met: (ratio) => ratio >= targets.burstThroughput },
     );
-    const paired = (base?.rounds ?? []).flatMap((burst, index) => {
-      const ratio = ratioOf(toll?.rounds[index]?.decisionsPerSecond, burst.decisionsPerSecond);
-      return ratio === undefined ? [] : [ratioText(ratio)];
-    });
-    rows.push({
-      figure: `burst by ${channel}: each round, Tollgate / baseline`,
-      baseline: '',
-      tollgate: '',
-      ratio: paired.join(' ') || '–',
-      target: '',
-    });
+    const eachRound = (series: BurstRounds | undefined, figure: string) => {
+      const paired = (base?.rounds ?? []).flatMap((burst, index) => {
+        const ratio = ratioOf(series?.rounds[index]?.decisionsPerSecond, burst.decisionsPerSecond);
+        return ratio === undefined ? [] : [ratioText(ratio)];
+      });
+      rows.push({ figure, baseline: '', tollgate: '', ratio: paired.join(' ') || '–', target: '' });
+    };
+    eachRound(toll, `burst by ${channel}: each round, Tollgate / baseline`);
+    const local = report.tollgateLocalSteps?.bursts?.[channel];
+    if (local) {
+      pair(
+        `burst throughput by ${channel}, model steps as local activities (median of ${local.rounds.length})`,
+        median(base, (burst) => burst.decisionsPerSecond),
+        median(local, (burst) => burst.decisionsPerSecond),
+        decimal,
+        { text: `≥ ${targets.burstThroughput}×`, met: (ratio) => ratio >= targets.burstThroughput },
+      );
+      eachRound(local, `burst by ${channel}, local model steps: each round, Tollgate / baseline`);
+    }
     pair(
       `burst by ${channel}: decision → tool start p50`,
       median(base, (burst) => burst.burstDecisionToToolStartMs.p50),
@@ -248,6 +258,7 @@ function headlineRows(report: BenchReport): Row[] {
     for (const [name, series] of [
       ['baseline', base],
       ['tollgate', toll],
+      ['tollgate (local model steps)', local],
     ] as const) {
       const incomplete = (series?.rounds ?? []).filter((burst) => burst.toolsStarted < burst.turns);
       for (const burst of incomplete) {
@@ -263,7 +274,7 @@ function headlineRows(report: BenchReport): Row[] {
         rows.push({
           figure: `${name} bursts by ${channel} failed`,
           baseline: name === 'baseline' ? `failed: ${series.failures.join('; ')}` : '',
-          tollgate: name === 'tollgate' ? `failed: ${series.failures.join('; ')}` : '',
+          tollgate: name === 'baseline' ? '' : `failed: ${series.failures.join('; ')}`,
           ratio: '–',
           target: '',
         });
@@ -284,6 +295,16 @@ function headlineRows(report: BenchReport): Row[] {
       },
     );
     pair('history bytes per turn', baseHistory?.bytes, tollHistory?.bytes, bytes);
+    const localHistory = ok(report.tollgateLocalSteps?.history);
+    if (localHistory) {
+      pair(
+        'history events per turn, model steps as local activities',
+        baseHistory?.events,
+        localHistory.events,
+        (value) => (value === undefined ? '–' : value.toFixed(0)),
+      );
+      pair('history bytes per turn, model steps as local activities', baseHistory?.bytes, localHistory.bytes, bytes);
+    }
     pair('largest payload per turn', baseHistory?.largestPayloadBytes, tollHistory?.largestPayloadBytes, bytes);
     if (!baseHistory || !tollHistory)
       failed('history', errorOf(report.baseline.history), errorOf(report.tollgate.history));
@@ -378,9 +399,13 @@ export function renderMarkdown(report: BenchReport): string {
     `Measured ${report.date.slice(0, 10)} on ${machineLine(report)}; one Temporal dev server, ` +
       `${report.options.turns} waiting turns, both workers with maxCachedWorkflows ${report.options.maxCachedWorkflows}; ` +
       `decisions of a burst sent back to back, ${report.options.inFlight} in flight at once; ` +
-      `each burst measured ${report.options.rounds} times per system after one unmeasured warm-up burst each, the two systems ` +
-      'taking turns to go first, medians shown; both systems decided the same way in each row (signal: ' +
+      `each burst measured ${report.options.rounds} times per system after one unmeasured warm-up burst each, the systems ` +
+      'taking turns to go first, medians shown; all systems decided the same way in each row (signal: ' +
       "Tollgate's toolApprovalResponse signal; update: TollgateClient.decide, what the gateway uses). " +
+      (report.tollgateLocalSteps
+        ? "Tollgate's turns run their model steps as activities (the default) except in the rows that say " +
+          "local activities (turns started with modelSteps: 'local', on the same worker). "
+        : '') +
       'Ratio = Tollgate / bare Temporal (a workflow that waits for that decision, then runs one activity).',
     '',
   ];

@@ -12,7 +12,7 @@ import { startDevServer, type DevServer } from '../src/dev/dev-server';
 import { startModelServer, type ModelServer } from '../src/dev/model-server';
 import { tollgateSearchAttributes } from '../src/dev/search-attributes';
 import { tollgateWorkflowBundleOptions } from '../src/worker';
-import type { ApprovalSystem, BenchTurn } from './approval-system';
+import type { ApprovalSystem, BenchTurn, FiguresKey } from './approval-system';
 import { BaselineSystem } from './baseline-system';
 import { benchUsage, parseBenchOptions, UsageError, type BenchOptions, type DecisionChannel } from './bench-options';
 import {
@@ -151,16 +151,21 @@ async function main(): Promise<void> {
     ]);
     resources.workers.push(baselineWorker, tollgateWorker);
     const tollgate = new TollgateClient(client, 'bench-tollgate');
-    // The systems as decided through one channel; both are always decided the same way.
-    const systemsDecidedBy = (channel: DecisionChannel): ApprovalSystem[] => [
+    // The systems as decided through one channel; all are always decided the same way. Tollgate with local
+    // model steps runs on the same worker, its turns asking for them.
+    const systemsDecidedBy = (channel: DecisionChannel, withLocalSteps = true): ApprovalSystem[] => [
       new BaselineSystem(client, 'bench-baseline', baselineWorker, channel),
       new TollgateSystem(tollgate, model, tollgateWorker, channel),
+      ...(withLocalSteps && options.modelSteps.includes('local')
+        ? [new TollgateSystem(tollgate, model, tollgateWorker, channel, 'local')]
+        : []),
     ];
     // Latency and history turns are decided as the gateway decides them when update is measured.
-    const systems = systemsDecidedBy(options.decisions.includes('update') ? 'update' : 'signal');
+    const decidedAsTheGatewayDoes: DecisionChannel = options.decisions.includes('update') ? 'update' : 'signal';
+    const systems = systemsDecidedBy(decidedAsTheGatewayDoes, false);
 
-    const figures: Record<ApprovalSystem['name'], SystemFigures> = { baseline: {}, tollgate: {} };
-    const completedTurns: Record<ApprovalSystem['name'], BenchTurn[]> = { baseline: [], tollgate: [] };
+    const figures: Record<FiguresKey, SystemFigures> = { baseline: {}, tollgate: {}, tollgateLocalSteps: {} };
+    const completedTurns: Record<FiguresKey, BenchTurn[]> = { baseline: [], tollgate: [], tollgateLocalSteps: [] };
 
     // Warm-up: the first turns pay for caches, JIT and connections; they are not measured.
     for (const system of systems) {
@@ -188,12 +193,12 @@ async function main(): Promise<void> {
       for (const [system, result] of measured) {
         if ('error' in result) {
           progress(`${system.name} latency failed: ${result.error}`);
-          if (options.only.has('latency')) figures[system.name].latency = result;
+          if (options.only.has('latency')) figures[system.key].latency = result;
           continue;
         }
-        completedTurns[system.name] = result.turns;
+        completedTurns[system.key] = result.turns;
         if (options.only.has('latency')) {
-          figures[system.name].latency = {
+          figures[system.key].latency = {
             startToRequestMs: summarise(result.timings.map((timing) => timing.startToRequestMs)),
             decisionToToolStartMs: summarise(result.timings.map((timing) => timing.decisionToToolStartMs)),
           };
@@ -201,10 +206,24 @@ async function main(): Promise<void> {
       }
     }
 
+    if (options.only.has('history') && options.modelSteps.includes('local')) {
+      // Turns with local model steps are measured for their history only: their decision is the same.
+      const local = new TollgateSystem(tollgate, model, tollgateWorker, decidedAsTheGatewayDoes, 'local');
+      const measured = await attempt(`${local.label} history turns`, () =>
+        measureLatency(local, options.historySamples, {
+          keyPrefix: `bench-${local.key}-history`,
+          limits: latencyLimits,
+          progress: () => undefined,
+        }),
+      );
+      if (!('error' in measured)) completedTurns[local.key] = measured.turns;
+      systems.push(local);
+    }
+
     if (options.only.has('history')) {
       for (const system of systems) {
-        figures[system.name].history = await attempt(`${system.name} history`, async () => {
-          const turns = completedTurns[system.name].slice(0, options.historySamples);
+        figures[system.key].history = await attempt(`${system.label} history`, async () => {
+          const turns = completedTurns[system.key].slice(0, options.historySamples);
           if (turns.length === 0) throw new Error('no completed turn to measure');
           const sizes = await Promise.all(turns.map((turn) => historySizeOf(system.handle(turn))));
           const largest = sizes.reduce((first, second) =>
@@ -228,47 +247,43 @@ async function main(): Promise<void> {
         inFlight: options.inFlight,
         limits: fillLimits,
         burstTimeoutMs: Math.max(60_000, turns * 100),
-        progress: (line: string) => progress(`${system.name} (${system.decideBy}): ${line}`),
+        progress: (line: string) => progress(`${system.label} (${system.decideBy}): ${line}`),
       });
       // A burst on a fresh server runs slower than the next one, whichever system goes first: one
-      // unmeasured burst each, then rounds in alternating order so that neither always goes first.
+      // unmeasured burst each, then rounds in rotating order so that none always goes first.
       for (const system of systemsDecidedBy(options.decisions[0] as DecisionChannel)) {
-        progress(`${system.name}: warm-up burst of ${options.warmUpTurns} turns (not measured)`);
-        await attempt(`${system.name} warm-up burst`, () =>
+        progress(`${system.label}: warm-up burst of ${options.warmUpTurns} turns (not measured)`);
+        await attempt(`${system.label} warm-up burst`, () =>
           measureBurst(
             system,
             options.warmUpTurns,
-            burstOptions(`bench-${system.name}-burst-warm-up`, system, options.warmUpTurns),
+            burstOptions(`bench-${system.key}-burst-warm-up`, system, options.warmUpTurns),
           ),
         );
       }
       let burstIndex = 0;
       for (const channel of options.decisions) {
-        const rounds: Record<ApprovalSystem['name'], BurstRounds> = {
-          baseline: { rounds: [], failures: [] },
-          tollgate: { rounds: [], failures: [] },
-        };
+        const rounds = new Map<FiguresKey, BurstRounds>();
         for (let round = 1; round <= options.rounds; round++) {
-          const ordered = systemsDecidedBy(channel);
-          if (burstIndex++ % 2 === 1) ordered.reverse();
+          const ordered = rotated(systemsDecidedBy(channel), burstIndex++);
           for (const system of ordered) {
             progress(
-              `${system.name}: burst by ${channel}, round ${round}/${options.rounds}: ${options.turns} turns waiting, then decided at once`,
+              `${system.label}: burst by ${channel}, round ${round}/${options.rounds}: ${options.turns} turns waiting, then decided at once`,
             );
-            const measured = await attempt(`${system.name} burst`, () =>
+            const measured = await attempt(`${system.label} burst`, () =>
               measureBurst(
                 system,
                 options.turns,
-                burstOptions(`bench-${system.name}-burst-${channel}-${round}`, system, options.turns),
+                burstOptions(`bench-${system.key}-burst-${channel}-${round}`, system, options.turns),
               ),
             );
-            if ('error' in measured) rounds[system.name].failures.push(measured.error);
-            else rounds[system.name].rounds.push(measured);
+            const series = rounds.get(system.key) ?? { rounds: [], failures: [] };
+            rounds.set(system.key, series);
+            if ('error' in measured) series.failures.push(measured.error);
+            else series.rounds.push(measured);
           }
         }
-        for (const name of ['baseline', 'tollgate'] as const) {
-          (figures[name].bursts ??= {})[channel] = rounds[name];
-        }
+        for (const [key, series] of rounds) (figures[key].bursts ??= {})[channel] = series;
       }
     }
 
@@ -300,6 +315,7 @@ async function main(): Promise<void> {
       options: { ...options, only: [...options.only] },
       baseline: figures.baseline,
       tollgate: figures.tollgate,
+      ...(options.modelSteps.includes('local') && { tollgateLocalSteps: figures.tollgateLocalSteps }),
       growth,
       modelFailures: [...model.failures],
       durationMs: Date.now() - startedAt,
@@ -314,6 +330,12 @@ async function main(): Promise<void> {
     progress('stopping workers and the dev server');
     await resources.close();
   }
+}
+
+/** The list started `by` places further on, so that each system goes first in turn. */
+function rotated<T>(items: T[], by: number): T[] {
+  const start = by % items.length;
+  return [...items.slice(start), ...items.slice(0, start)];
 }
 
 const quietLogger = {

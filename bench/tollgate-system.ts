@@ -2,21 +2,30 @@ import type { WorkflowHandle } from '@temporalio/client';
 import type { TollgateClient } from '../src/client';
 import type { ModelServer } from '../src/dev/model-server';
 import type { ApprovalSystem, BenchTurn } from './approval-system';
-import type { DecisionChannel } from './bench-options';
+import type { DecisionChannel, ModelStepsMode } from './bench-options';
 import { workflowIdOf } from './baseline-system';
 import { benchToolNames } from './bench-tools';
 import type { WorkerChild } from './worker-child';
 
-/** Tollgate through its public client: `startTurn`, `pending`, and `decide` (update) or `sendDecision` (signal). */
+/**
+ * Tollgate through its public client: `startTurn`, `pending`, and `decide` (update) or `sendDecision` (signal);
+ * its turns run their model steps as activities (the default) or, with `modelSteps: 'local'`, as local activities.
+ */
 export class TollgateSystem implements ApprovalSystem {
   readonly name = 'tollgate' as const;
+  readonly key;
+  readonly label;
 
   constructor(
     private readonly tollgate: TollgateClient,
     private readonly model: ModelServer,
     readonly worker: WorkerChild,
     readonly decideBy: DecisionChannel,
-  ) {}
+    private readonly modelSteps: ModelStepsMode = 'activity',
+  ) {
+    this.key = modelSteps === 'local' ? ('tollgateLocalSteps' as const) : ('tollgate' as const);
+    this.label = modelSteps === 'local' ? 'tollgate (local model steps)' : 'tollgate';
+  }
 
   async start(key: string): Promise<BenchTurn> {
     // One call of the tool that needs approval, then a final answer once its result is in.
@@ -27,7 +36,12 @@ export class TollgateSystem implements ApprovalSystem {
     );
     const workflowId = workflowIdOf(key);
     await this.tollgate.startTurn(
-      { messages: [{ role: 'user', content: `${key} do the action` }], tools: [benchToolNames.approve] },
+      {
+        messages: [{ role: 'user', content: `${key} do the action` }],
+        tools: [benchToolNames.approve],
+        // The default turn input stays as a user sends it: the option only where it is measured.
+        ...(this.modelSteps === 'local' && { modelSteps: 'local' as const }),
+      },
       { workflowId },
     );
     return { key, workflowId };
