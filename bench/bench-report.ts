@@ -215,6 +215,16 @@ function headlineRows(report: BenchReport): Row[] {
       );
       eachRound(local, `burst by ${channel}, local model steps: each round, Tollgate / baseline`);
     }
+    const cpuMs = (value: number | undefined) =>
+      value === undefined || Number.isNaN(value) ? '–' : `${value.toFixed(1)} ms`;
+    for (const [figure, value] of [
+      ['dev server CPU per decided turn', (burst: BurstResult) => burst.serverCpuMsPerTurn ?? NaN],
+      ['worker CPU per decided turn', (burst: BurstResult) => burst.workerCpuMsPerTurn ?? NaN],
+    ] as const) {
+      pair(`burst by ${channel}: ${figure}`, median(base, value), median(toll, value), cpuMs);
+      if (local)
+        pair(`burst by ${channel}, local model steps: ${figure}`, median(base, value), median(local, value), cpuMs);
+    }
     pair(
       `burst by ${channel}: decision → tool start p50`,
       median(base, (burst) => burst.burstDecisionToToolStartMs.p50),

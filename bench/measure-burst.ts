@@ -2,6 +2,7 @@ import type { ApprovalSystem, BenchTurn } from './approval-system';
 import { mapWithLimit, withTimeout } from './async-helpers';
 import { nowMs } from './clock';
 import { waitForApprovalRequest, type TurnLimits } from './measure-latency';
+import { cpuMillisecondsOf } from './worker-child';
 import { summarise, type LatencySummary } from './stats';
 
 /** N turns waiting at once, then decided in one burst. */
@@ -27,6 +28,12 @@ export interface BurstResult {
   burstDecisionToToolStartMs: LatencySummary;
   /** Decisions the server or the workflow refused. */
   failedDecisions: number;
+  /**
+   * CPU time per decided turn, from the first decision until every turn has ended (so the work a turn does after
+   * its tool counts too): the dev server's and the worker's. Undefined without /proc.
+   */
+  serverCpuMsPerTurn?: number;
+  workerCpuMsPerTurn?: number;
 }
 
 /** Starts `count` turns, waits until all wait, measures memory, then approves all at once. */
@@ -41,6 +48,8 @@ export async function measureBurst(
     limits: TurnLimits;
     burstTimeoutMs: number;
     progress: (line: string) => void;
+    /** The dev server's process, whose CPU time is measured. */
+    serverPid?: number;
   },
 ): Promise<BurstResult> {
   const residentBytesBefore = await system.worker.residentBytes();
@@ -68,6 +77,11 @@ export async function measureBurst(
   const residentBytesWaiting = await system.worker.residentBytes();
 
   options.progress(`deciding ${count} in one burst`);
+  const cpuOf = () => ({
+    server: options.serverPid === undefined ? undefined : cpuMillisecondsOf(options.serverPid),
+    worker: cpuMillisecondsOf(system.worker.pid),
+  });
+  const cpuBefore = cpuOf();
   const burstStarted = nowMs();
   // Back to back, `inFlight` requests at a time, as a bot or a gateway with a bounded pool sends a bulk decision.
   const decisions = mapWithLimit(filled, options.inFlight, ({ turn, approvalId }) =>
@@ -90,6 +104,9 @@ export async function measureBurst(
     options.burstTimeoutMs,
     `the end of the ${system.name} burst turns`,
   ).catch((error: Error) => options.progress(error.message));
+  const cpuAfter = cpuOf();
+  const perTurn = (before: number | undefined, after: number | undefined) =>
+    before === undefined || after === undefined ? undefined : (after - before) / count;
 
   return {
     turns: count,
@@ -104,5 +121,7 @@ export async function measureBurst(
     decisionsPerSecond: startedAt.length === count ? count / (burstMs / 1000) : NaN,
     burstDecisionToToolStartMs: summarise(startedAt.map((at) => at - burstStarted)),
     failedDecisions,
+    serverCpuMsPerTurn: perTurn(cpuBefore.server, cpuAfter.server),
+    workerCpuMsPerTurn: perTurn(cpuBefore.worker, cpuAfter.worker),
   };
 }

@@ -247,6 +247,7 @@ async function main(): Promise<void> {
         inFlight: options.inFlight,
         limits: fillLimits,
         burstTimeoutMs: Math.max(60_000, turns * 100),
+        serverPid: server.pid,
         progress: (line: string) => progress(`${system.label} (${system.decideBy}): ${line}`),
       });
       // A burst on a fresh server runs slower than the next one, whichever system goes first: one

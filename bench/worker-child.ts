@@ -172,6 +172,23 @@ export class WorkerChild {
   }
 }
 
+/**
+ * CPU time a process has used so far (user and system, all its threads), in milliseconds, from /proc; undefined
+ * where there is no /proc or the process is gone. Clock ticks are taken as 100 per second, Linux's usual USER_HZ.
+ */
+export function cpuMillisecondsOf(pid: number): number | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return undefined;
+  }
+  // Fields after the command name (which may hold spaces), from field 3 on: utime and stime are fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? ticks * 10 : undefined;
+}
+
 /** VmRSS of a process, in bytes, from /proc. */
 export function residentBytesOf(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
