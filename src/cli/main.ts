@@ -14,6 +14,8 @@ Commands:
       --max-steps N           most model calls in the turn (default 10)
       --approval-timeout D    deny approvals nobody decides within D (e.g. 15m, 2h)
       --tools a,b             only offer these tools
+      --model-steps MODE      activity (default: live text, each step its own activity) or local
+                              (local activities: fewer history events, for turns nobody watches live)
       --detach                print the turn id and return at once
   pending                   list approvals waiting for a decision
       --workflow-id ID        only this turn's
@@ -36,6 +38,7 @@ async function main(): Promise<void> {
       'max-steps': { type: 'string' },
       'approval-timeout': { type: 'string' },
       tools: { type: 'string' },
+      'model-steps': { type: 'string' },
       detach: { type: 'boolean' },
       'workflow-id': { type: 'string' },
       json: { type: 'boolean' },
@@ -76,10 +79,14 @@ async function main(): Promise<void> {
         const maxSteps = values['max-steps'] === undefined ? undefined : Number(values['max-steps']);
         if (maxSteps !== undefined && !Number.isInteger(maxSteps))
           throw new UsageError('--max-steps takes a whole number');
+        const modelSteps = values['model-steps'];
+        if (modelSteps !== undefined && modelSteps !== 'activity' && modelSteps !== 'local')
+          throw new UsageError('--model-steps takes activity or local');
         await runCommand(tollgate, {
           prompt,
           autoApprove: values['auto-approve'],
           maxSteps,
+          modelSteps,
           approvalTimeout: values['approval-timeout'],
           tools: values.tools?.split(',').map((name) => name.trim()),
           workflowId: values['workflow-id'],

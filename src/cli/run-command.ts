@@ -11,6 +11,7 @@ export async function runCommand(
     prompt: string;
     autoApprove?: boolean;
     maxSteps?: number;
+    modelSteps?: 'activity' | 'local';
     approvalTimeout?: string;
     tools?: string[];
     workflowId?: string;
@@ -22,6 +23,7 @@ export async function runCommand(
       messages: [{ role: 'user', content: options.prompt }],
       ...(options.autoApprove && { autoApprove: true }),
       ...(options.maxSteps !== undefined && { maxSteps: options.maxSteps }),
+      ...(options.modelSteps !== undefined && { modelSteps: options.modelSteps }),
       ...(options.approvalTimeout !== undefined && { approvalTimeout: options.approvalTimeout }),
       ...(options.tools && { tools: options.tools }),
     },

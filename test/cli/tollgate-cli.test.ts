@@ -105,6 +105,22 @@ describe('tollgate CLI', () => {
     expect(output).toMatch(/Turn completed after 2 steps/);
   });
 
+  it('starts a turn whose model steps are local activities with --model-steps local, and refuses other modes', async () => {
+    const marker = uniqueMarker();
+    environment.model.scriptFor(marker, { text: 'hello from a local step' });
+    const started = await tollgate('run', `${marker} hi`, '--model-steps', 'local', '--detach');
+    expect(started.code).toBe(0);
+    const handle = environment.tollgate.turn(/Started turn (\S+)/.exec(started.stdout)![1]!);
+    expect((await handle.result()).text).toBe('hello from a local step');
+    const events = (await handle.fetchHistory()).events ?? [];
+    expect(events.filter((event) => event.activityTaskScheduledEventAttributes)).toEqual([]);
+    expect(events.map((event) => event.markerRecordedEventAttributes?.markerName)).toContain('core_local_activity');
+
+    const refused = await tollgate('run', 'hi', '--model-steps', 'remote');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--model-steps takes activity or local/);
+  });
+
   it('says clearly when an approvalId is unknown', async () => {
     const result = await tollgate('approve', 'not-an-id');
     expect(result.code).toBe(2);
