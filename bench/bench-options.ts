@@ -28,7 +28,7 @@ export interface BenchOptions {
   startConcurrency: number;
   /** Decision channels the burst is measured with; both systems are decided the same way in each. */
   decisions: DecisionChannel[];
-  /** Decision requests in flight at once during a burst. */
+  /** Decisions in progress at once during a burst: sent and their tool not started yet. */
   inFlight: number;
   /** Bursts per system and channel; the order of the two systems alternates, the medians are reported. */
   rounds: number;
@@ -48,8 +48,8 @@ export const benchUsage = `Usage: npm run bench -- [options]
   --start-concurrency N  turns started at once while filling the burst (default 50)
   --decision a,b       how the burst's decisions are sent, to both systems alike: signal, update
                        (TollgateClient.decide, what the gateway uses) (default signal,update)
-  --in-flight N        decision requests in flight at once during a burst, sent back to back (default 100;
-                       --in-flight 1000 sends every decision at once)
+  --in-flight N        decisions in progress at once during a burst (sent, their tool not started yet), sent back
+                       to back (default 100; --in-flight 1000 sends every decision at once)
   --rounds N           bursts per system and decision channel, order alternating; medians reported (default 3)
   --warm-up-turns N    turns of one unmeasured burst per system before the measured ones (default min(200, turns))
   --model-steps a,b    how Tollgate's turns run their model steps in the bursts and histories: activity (the default of

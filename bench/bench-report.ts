@@ -408,7 +408,7 @@ export function renderMarkdown(report: BenchReport): string {
   const parts = [
     `Measured ${report.date.slice(0, 10)} on ${machineLine(report)}; one Temporal dev server, ` +
       `${report.options.turns} waiting turns, both workers with maxCachedWorkflows ${report.options.maxCachedWorkflows}; ` +
-      `decisions of a burst sent back to back, ${report.options.inFlight} in flight at once; ` +
+      `decisions of a burst sent back to back, at most ${report.options.inFlight} in progress (sent, tool not started) at once; ` +
       `each burst measured ${report.options.rounds} times per system after one unmeasured warm-up burst each, the systems ` +
       'taking turns to go first, medians shown; all systems decided the same way in each row (signal: ' +
       "Tollgate's toolApprovalResponse signal; update: TollgateClient.decide, what the gateway uses). " +

@@ -43,7 +43,7 @@ export async function measureBurst(
   options: {
     keyPrefix: string;
     startConcurrency: number;
-    /** Decisions sent at once; the next goes as soon as one is answered. */
+    /** Decisions in progress at once; the next goes as soon as one's tool has started. */
     inFlight: number;
     limits: TurnLimits;
     burstTimeoutMs: number;
@@ -83,13 +83,17 @@ export async function measureBurst(
   });
   const cpuBefore = cpuOf();
   const burstStarted = nowMs();
-  // Back to back, `inFlight` requests at a time, as a bot or a gateway with a bounded pool sends a bulk decision.
-  const decisions = mapWithLimit(filled, options.inFlight, ({ turn, approvalId }) =>
-    system.approve(turn, approvalId).then(
+  // Back to back, `inFlight` decisions in progress at a time, as a bot or a gateway with a bounded pool sends a
+  // bulk decision. A decision is in progress until its tool starts, whichever the channel: a signal is answered
+  // as soon as the server has it, so bounding only the requests would let every signal pile up at once.
+  const decisions = mapWithLimit(filled, options.inFlight, async ({ turn, approvalId }) => {
+    const accepted = await system.approve(turn, approvalId).then(
       () => true,
       () => false,
-    ),
-  );
+    );
+    if (accepted) await system.worker.toolStarted(turn.key, options.burstTimeoutMs).catch(() => undefined);
+    return accepted;
+  });
   const starts = await Promise.allSettled(
     filled.map(({ turn }) => system.worker.toolStarted(turn.key, options.burstTimeoutMs)),
   );
