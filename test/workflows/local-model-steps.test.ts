@@ -1,4 +1,9 @@
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { temporal } from '@temporalio/proto';
+import { killProcess, spawnWorkerProcess } from '../support/spawn-worker-process';
 import {
   createTestEnvironment,
   uniqueMarker,
@@ -110,4 +115,42 @@ describe("agentTurn with modelSteps: 'local'", () => {
       }),
     ).rejects.toThrow(/modelSteps/);
   });
+
+  it('runs a local model step again on another worker when its worker dies during the step', async () => {
+    const crashing = await createTestEnvironment({ tools, startWorker: false });
+    const runLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'tollgate-runs-')), 'runs.jsonl');
+    const workerOptions = { taskQueue: crashing.taskQueue, modelURL: crashing.model.baseURL, runLog };
+    let worker: ChildProcess | undefined;
+    try {
+      const marker = uniqueMarker();
+      crashing.model.scriptFor(
+        marker,
+        // The first attempt streams slowly, so the worker dies in the middle of it.
+        { text: Array.from({ length: 30 }, (_, index) => `word${index}`).join(' '), streamDelayMs: 300 },
+        { text: 'answered after the crash' },
+      );
+      worker = await spawnWorkerProcess(workerOptions);
+      const handle = await crashing.tollgate.startTurn({
+        messages: [{ role: 'user', content: `${marker} hi` }],
+        modelSteps: 'local',
+      });
+      await waitFor(
+        async () => crashing.model.requestsFor(marker).length,
+        (count) => count === 1,
+      );
+      await killProcess(worker, 'SIGKILL');
+      worker = await spawnWorkerProcess(workerOptions);
+
+      const result = await handle.result();
+      expect(result.text).toBe('answered after the crash');
+      expect(result.steps).toBe(1);
+      expect(crashing.model.requestsFor(marker)).toHaveLength(2);
+      const events = (await handle.fetchHistory()).events ?? [];
+      // The dead worker's step left nothing behind: one marker, for the step that finished.
+      expect(localActivityMarkers(events)).toHaveLength(1);
+    } finally {
+      if (worker) await killProcess(worker, 'SIGTERM');
+      await crashing.close();
+    }
+  }, 90_000);
 });
