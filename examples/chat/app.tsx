@@ -21,9 +21,15 @@ const config = window.tollgateChat;
 function ToolCall({
   part,
   decide,
+  busy,
 }: {
   part: UIMessage['parts'][number];
   decide: (id: string, approved: boolean, reason?: string) => void;
+  /**
+   * A response is streaming in. After a reload that is the waiting turn's message coming back, which replaces
+   * the part: a decision clicked meanwhile would be overwritten, so the buttons wait for the stream to end.
+   */
+  busy: boolean;
 }) {
   const [reason, setReason] = useState('');
   if (!isToolUIPart(part)) return null;
@@ -37,7 +43,7 @@ function ToolCall({
       </div>
       {part.state === 'approval-requested' && approval && (
         <div className="approval">
-          <button data-testid="approve" onClick={() => decide(approval.id, true)}>
+          <button data-testid="approve" disabled={busy} onClick={() => decide(approval.id, true)}>
             Approve
           </button>
           <input
@@ -45,7 +51,7 @@ function ToolCall({
             value={reason}
             onChange={(event) => setReason(event.target.value)}
           />
-          <button data-testid="deny" onClick={() => decide(approval.id, false, reason || undefined)}>
+          <button data-testid="deny" disabled={busy} onClick={() => decide(approval.id, false, reason || undefined)}>
             Deny
           </button>
         </div>
@@ -114,6 +120,7 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
     }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
+  const busy = status === 'streaming' || status === 'submitted';
   const decide = (id: string, approved: boolean, reason?: string) =>
     void addToolApprovalResponse({ id, approved, ...(reason !== undefined && { reason }) });
   return (
@@ -134,7 +141,7 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
                 {part.text}
               </p>
             ) : isToolUIPart(part) ? (
-              <ToolCall key={index} part={part} decide={decide} />
+              <ToolCall key={index} part={part} decide={decide} busy={busy} />
             ) : null,
           )}
         </div>
@@ -158,7 +165,7 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
           onChange={(event) => setInput(event.target.value)}
           placeholder="Ask the agent…"
         />
-        <button type="submit" data-testid="send" disabled={status === 'streaming' || status === 'submitted'}>
+        <button type="submit" data-testid="send" disabled={busy}>
           Send
         </button>
       </form>
