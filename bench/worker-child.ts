@@ -42,7 +42,13 @@ export class WorkerChild {
   /** Forks the worker process and resolves once its worker runs. */
   static async start(options: WorkerChildOptions): Promise<WorkerChild> {
     const child = fork(path.join(__dirname, 'worker-process.ts'), [], {
-      execArgv: ['--import', 'tsx', '--expose-gc'],
+      execArgv: [
+        '--import',
+        'tsx',
+        '--expose-gc',
+        // Extra Node flags for both workers, to profile them (see bench/README.md).
+        ...(process.env.TOLLGATE_BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+      ],
       env: {
         ...process.env,
         [workerEnvironment.system]: options.system,

@@ -59,13 +59,15 @@ export function createCallModelResponses(
       ...(settings?.maxOutputTokens !== undefined && { max_output_tokens: settings.maxOutputTokens }),
     };
     let response: OpenAI.Responses.Response;
+    // Streamed only where a chat can watch it: a local activity cannot heartbeat, so it asks for the whole answer.
+    const sink = connection.stream === false ? undefined : activityHeartbeatSink();
     try {
-      if (connection.stream === false) {
+      if (!sink) {
         response = await connection.client.responses.create(request);
       } else {
         // Streamed so that a chat sees tokens while the activity runs; the closing event carries the whole response.
         const stream = await connection.client.responses.create({ ...request, stream: true });
-        response = await assembleResponsesStream(stream, new ModelStreamReporter(activityHeartbeatSink()));
+        response = await assembleResponsesStream(stream, new ModelStreamReporter(sink));
       }
     } catch (error) {
       throw classifyModelError(error);

@@ -13,7 +13,8 @@ export interface ModelConnection {
   defaultModel: string;
   /**
    * Stream the answer (default true) and heartbeat its progress, so a chat can show tokens while the activity runs.
-   * Set false for endpoints that cannot stream; the result is the same either way.
+   * Set false for endpoints that cannot stream; the result is the same either way. A step nobody can watch (a local
+   * activity, which cannot heartbeat) asks for the whole answer at once whatever this says.
    */
   stream?: boolean;
 }
@@ -34,8 +35,9 @@ export function createCallModel(connection: ModelConnection): (input: CallModelI
       ...(settings?.maxOutputTokens !== undefined && { max_completion_tokens: settings.maxOutputTokens }),
     };
     let message: AssembledChatMessage;
+    const sink = connection.stream === false ? undefined : activityHeartbeatSink();
     try {
-      if (connection.stream === false) {
+      if (!sink) {
         const completion = await connection.client.chat.completions.create(request);
         const choice = completion.choices[0];
         if (!choice) throw new Error('the response has no choices');
@@ -50,7 +52,7 @@ export function createCallModel(connection: ModelConnection): (input: CallModelI
         };
       } else {
         const stream = await connection.client.chat.completions.create({ ...request, stream: true });
-        message = await assembleChatStream(stream, new ModelStreamReporter(activityHeartbeatSink()));
+        message = await assembleChatStream(stream, new ModelStreamReporter(sink));
       }
     } catch (error) {
       throw classifyModelError(error);

@@ -93,6 +93,21 @@ describe('callModel streaming', () => {
     expect(beats).toEqual([]);
   });
 
+  for (const api of ['chat', 'responses'] as const) {
+    it(`asks for the whole answer at once in a local activity, which cannot heartbeat a stream (${api})`, async () => {
+      const reply = { text: longText, toolCalls: [{ id: 'call_m', name: 'lookup', arguments: { query: 'x' } }] };
+      server.script(reply, reply);
+      const create = api === 'chat' ? createCallModel : createCallModelResponses;
+      const input = { messages: [{ role: 'user' as const, content: 'define x' }], tools: [lookupTool] };
+      const local = await new MockActivityEnvironment({ isLocal: true }).run(() =>
+        create({ client, defaultModel: 'gpt-test' })(input),
+      );
+      const { result: streamed } = await withHeartbeats(() => create({ client, defaultModel: 'gpt-test' })(input));
+      expect(server.requests.map((request) => request.stream)).toEqual([false, true]);
+      expect(local).toEqual(streamed);
+    });
+  }
+
   it('classifies a model that fails before streaming as a rejected request', async () => {
     server.script({ error: { status: 400, message: 'bad request' } });
     const callModel = createCallModel({ client, defaultModel: 'gpt-test' });

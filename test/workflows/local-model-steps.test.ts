@@ -51,6 +51,8 @@ describe("agentTurn with modelSteps: 'local'", () => {
     expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
     // The model read the tool's result in the second step.
     expect(JSON.stringify(environment.model.requestsFor(marker).at(-1)?.messages)).toContain(`${marker}-1`);
+    // A local step cannot heartbeat, so nobody could watch its stream: it asks for the whole answer at once.
+    expect(environment.model.requestsFor(marker).map((request) => request.stream)).toEqual([false, false]);
     const events = (await handle.fetchHistory()).events ?? [];
     expect(scheduledActivities(events)).toEqual(['runTool']);
     expect(localActivityMarkers(events)).toHaveLength(2);
