@@ -34,6 +34,11 @@ export interface BurstResult {
    */
   serverCpuMsPerTurn?: number;
   workerCpuMsPerTurn?: number;
+  /**
+   * Workflow tasks that timed out, in the histories of up to 100 of the burst's turns: a task the worker did not take
+   * from its sticky queue in time, so that the turn was replayed from its history elsewhere.
+   */
+  workflowTaskTimeouts?: { turnsRead: number; timeouts: number };
 }
 
 /** Starts `count` turns, waits until all wait, measures memory, then approves all at once. */
@@ -109,6 +114,13 @@ export async function measureBurst(
     `the end of the ${system.name} burst turns`,
   ).catch((error: Error) => options.progress(error.message));
   const cpuAfter = cpuOf();
+  const workflowTaskTimeouts = await countWorkflowTaskTimeouts(
+    system,
+    filled.slice(0, 100).map(({ turn }) => turn),
+  );
+  options.progress(
+    `${workflowTaskTimeouts.timeouts} workflow task timeouts in ${workflowTaskTimeouts.turnsRead} of the burst's histories`,
+  );
   const perTurn = (before: number | undefined, after: number | undefined) =>
     before === undefined || after === undefined ? undefined : (after - before) / count;
 
@@ -127,5 +139,22 @@ export async function measureBurst(
     failedDecisions,
     serverCpuMsPerTurn: perTurn(cpuBefore.server, cpuAfter.server),
     workerCpuMsPerTurn: perTurn(cpuBefore.worker, cpuAfter.worker),
+    workflowTaskTimeouts,
   };
+}
+
+async function countWorkflowTaskTimeouts(
+  system: ApprovalSystem,
+  turns: BenchTurn[],
+): Promise<{ turnsRead: number; timeouts: number }> {
+  const counts = await mapWithLimit(turns, 10, async (turn) => {
+    const history = await system
+      .handle(turn)
+      .fetchHistory()
+      .catch(() => undefined);
+    if (!history) return undefined;
+    return (history.events ?? []).filter((event) => event.workflowTaskTimedOutEventAttributes).length;
+  });
+  const read = counts.filter((count): count is number => count !== undefined);
+  return { turnsRead: read.length, timeouts: read.reduce((sum, count) => sum + count, 0) };
 }
