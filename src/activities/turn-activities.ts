@@ -13,6 +13,7 @@ import {
   type ToolResultOutput,
   type TurnActivityLimits,
   type TurnSettings,
+  turnRevisions,
 } from '../protocol';
 import type { OperatorPolicy } from '../policy';
 import { appendTranscript, readTranscript, resolveStoredContent, storeLargeOutput, type ContentStore } from '../store';
@@ -87,6 +88,7 @@ export function createTurnActivities(dependencies: TurnActivityDependencies): Tu
       },
       trust: { requireSigned: policy.decisions?.requireSigned ?? Object.keys(keys).length > 0, keys },
       ...(dependencies.activityLimits && { activities: dependencies.activityLimits }),
+      revision: turnRevisions.current,
     };
     return { input, settings, offered };
   }

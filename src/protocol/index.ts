@@ -104,4 +104,5 @@ export type {
   TranscriptPointer,
   TurnSettings,
 } from './turn-plan';
+export { turnRevisions } from './turn-plan';
 export type { ApprovalNotice, NotificationReceipt } from './approval-notice';

@@ -84,6 +84,12 @@ export interface TurnActivityLimits {
 }
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */
+/**
+ * Revisions of the turn code that change the commands a turn issues (see {@link TurnSettings.revision}),
+ * and the one this code plans new turns with.
+ */
+export const turnRevisions = { decisionsLeavePendingAtOnce: 2, current: 2 } as const;
+
 export interface TurnSettings {
   /** Limits the worker's owner set for the turn's activities. */
   activities?: TurnActivityLimits;
@@ -94,6 +100,14 @@ export interface TurnSettings {
   /** Milliseconds. */
   toolTimeouts: { heartbeatMs: number; startToCloseMs: number };
   trust: DecisionTrust;
+  /**
+   * The turn-code revision of the worker that planned the turn's first step. It is recorded in history with
+   * that step, so workflow code can branch on it where a change reorders commands: turns planned before the
+   * change replay as they ran, and no new turn pays the history events of a patch marker. Absent means 1.
+   * 2: a decision leaves the pending list (search attribute, Temporal UI details, conversation) at once,
+   * not after its tool has run.
+   */
+  revision?: number;
 }
 
 /** A content-addressed reference into Tollgate's content store. */

@@ -26,6 +26,7 @@ import type {
 } from '../protocol';
 // Not from the protocol's index, which builds every zod schema in each workflow's module scope.
 import { errorText, executionDenied } from '../protocol/denial-and-error-outputs';
+import { turnRevisions } from '../protocol/turn-plan';
 import { ClientToolOutputs } from './client-tool-outputs';
 import {
   agentTurnEventsQuery,
@@ -280,6 +281,7 @@ class AgentTurn {
     if (plan.kind === 'provider') {
       // The provider runs it; the decision goes back to it with the next model call.
       await this.approvals.decision(plan.approval.approvalId);
+      this.showDecided();
       return undefined;
     }
     const result = (output: ToolResultOutput): ToolResultPart => ({
@@ -291,6 +293,7 @@ class AgentTurn {
     if (plan.kind === 'reject') return result(errorText(plan.error));
     if (plan.kind === 'ask' && approvalId !== undefined) {
       const decision = await this.approvals.decision(approvalId);
+      this.showDecided();
       if (decision.decision !== 'approved') return result(executionDenied(decision.reason));
     }
     this.events.note('tool-started', this.steps, { toolCallId: call.toolCallId, toolName: call.toolName });
@@ -374,6 +377,14 @@ class AgentTurn {
 
   private showPending(): void {
     this.visibility.publish(this.approvals.book.pending());
+  }
+
+  /**
+   * A decided approval leaves the pending list at once, so nobody sees it waiting while its tool runs. Turns
+   * planned before revision 2 showed it only after the tool, and replay as they ran.
+   */
+  private showDecided(): void {
+    if ((this.settings?.revision ?? 1) >= turnRevisions.decisionsLeavePendingAtOnce) this.showPending();
   }
 
   private currentStatus(): AgentTurnStatus {

@@ -482,6 +482,34 @@ const retiredV1Turns: HistoryScenario[] = [
     },
   },
   {
+    // Revision 2 of the turn code: each decision leaves the pending list in the workflow task that takes it.
+    name: 'retired-revision-2',
+    saves: ['retired-revision-2'],
+    worker: { v1Turns: 'retired' },
+    async run(context) {
+      const name = 'retired-revision-2';
+      context.model.scriptFor(
+        marker(name),
+        {
+          toolCalls: [
+            { id: `${name}-a`, name: 'deleteFile', arguments: { path: 'a.txt' } },
+            { id: `${name}-b`, name: 'deleteFile', arguments: { path: 'b.txt' } },
+          ],
+        },
+        { text: `${name} finished` },
+      );
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker(name)} go` }] },
+        { workflowId: name },
+      );
+      const [first, second] = await waitForPending(handle, 2);
+      await context.tollgate.decide(first!.approvalId, { approved: true, approver: 'ana' });
+      await context.tollgate.decide(second!.approvalId, { approved: false, approver: 'ana', reason: 'keep b' });
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+  {
     name: 'retired-conversation',
     saves: ['retired-conversation', 'retired-conversation/turn-1'],
     worker: { v1Turns: 'retired' },

@@ -85,6 +85,8 @@ describe('committed workflow histories', () => {
         'retired-conversation/turn-1',
         // Model steps as local activities: their results are markers of their own.
         'retired-local-steps',
+        // Revision 2 of the turn code: a decision leaves the pending list before its tool runs.
+        'retired-revision-2',
       ]),
     );
     for (const { history } of markerlessHistories) {
@@ -92,6 +94,24 @@ describe('committed workflow histories', () => {
       const markers = events.flatMap((event) => event.markerRecordedEventAttributes?.markerName ?? []);
       expect(markers.filter((name) => name !== 'core_local_activity')).toEqual([]);
     }
+  });
+
+  it('hold both orders of showing a decision: after its tool before revision 2, before it since', () => {
+    const order = (workflowId: string) => {
+      const events = histories.find((entry) => entry.workflowId === workflowId)?.history.events as Array<{
+        upsertWorkflowSearchAttributesEventAttributes?: unknown;
+        activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
+        activityTaskCompletedEventAttributes?: unknown;
+      }>;
+      const toolScheduled = events.findIndex(
+        (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool',
+      );
+      const upserts = events.flatMap((event, index) => (event.upsertWorkflowSearchAttributesEventAttributes ? [index] : []));
+      // The first upsert shows the request; the next one is the first to take a decision off the list.
+      return upserts[1]! < toolScheduled ? 'before the tool' : 'after the tool';
+    };
+    expect(order('retired-approved')).toBe('after the tool');
+    expect(order('retired-revision-2')).toBe('before the tool');
   });
 
   it('replay the v1 histories on the worker that still runs v1 turns', async () => {

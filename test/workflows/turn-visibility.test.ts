@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { defineTool } from '../../src/tools';
+import {
+  createTestEnvironment,
+  uniqueMarker,
+  waitFor,
+  waitForPending,
+  type TestEnvironment,
+} from '../support/test-environment';
+import { createTestTools } from '../support/test-tools';
+
+/** A migration that needs approval and runs until the test lets it finish. */
+const migrations = new Map<string, { started: () => void; finish: Promise<void>; release: () => void }>();
+function migrationOf(database: string) {
+  let entry = migrations.get(database);
+  if (!entry) {
+    let release = () => {};
+    const finish = new Promise<void>((resolve) => (release = resolve));
+    let started = () => {};
+    const begun = new Promise<void>((resolve) => (started = resolve));
+    entry = { started, finish, release };
+    migrations.set(database, entry);
+    startedMigrations.set(database, begun);
+  }
+  return entry;
+}
+const startedMigrations = new Map<string, Promise<void>>();
+
+const migrate = defineTool({
+  name: 'migrate',
+  description: 'Migrates a database. Needs approval; takes as long as the migration does.',
+  inputSchema: z.object({ database: z.string() }),
+  needsApproval: true,
+  execute: async ({ database }) => {
+    const migration = migrationOf(database);
+    migration.started();
+    await migration.finish;
+    return `migrated ${database}`;
+  },
+});
+
+let environment: TestEnvironment;
+beforeAll(async () => {
+  environment = await createTestEnvironment({ tools: [...createTestTools().tools, migrate] });
+});
+afterAll(async () => {
+  for (const migration of migrations.values()) migration.release();
+  await environment?.close();
+});
+
+/** What the Temporal UI shows as the turn's current details. */
+async function currentDetails(workflowId: string): Promise<string> {
+  const metadata = (await environment.client.workflow.getHandle(workflowId).query('__temporal_workflow_metadata')) as {
+    currentDetails?: string;
+  };
+  return metadata.currentDetails ?? '';
+}
+
+describe('what a turn shows as pending', () => {
+  it('takes a decided approval off the pending list while its tool still runs', async () => {
+    const marker = uniqueMarker();
+    const database = `orders-${marker}`;
+    migrationOf(database);
+    environment.model.scriptFor(
+      marker,
+      { toolCalls: [{ id: `${marker}-1`, name: 'migrate', arguments: { database } }] },
+      { text: 'migration done' },
+    );
+    const handle = await environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${marker} migrate ${database}` }],
+    });
+    const [approval] = await waitForPending(handle, 1);
+    expect((await handle.describe()).searchAttributes.TollgatePendingApprovals).toEqual([approval!.approvalId]);
+    expect(await currentDetails(handle.workflowId)).toContain('Waiting for approval');
+
+    await environment.tollgate.decide(approval!.approvalId, { approved: true, approver: 'ana' });
+    await startedMigrations.get(database);
+    // The tool runs; nobody should be asked to decide it again.
+    const description = await waitFor(
+      () => handle.describe(),
+      (current) => current.searchAttributes.TollgatePendingApprovals === undefined,
+    );
+    expect(description.status.name).toBe('RUNNING');
+    expect(await currentDetails(handle.workflowId)).toBe('');
+    expect(await environment.tollgate.pending({ workflowId: handle.workflowId })).toEqual([]);
+
+    migrationOf(database).release();
+    const result = await handle.result();
+    expect(result.status).toBe('completed');
+    expect(result.text).toBe('migration done');
+  });
+
+  it("queues a conversation's next message behind an approved tool that still runs, even with supersede", async () => {
+    const marker = uniqueMarker();
+    const conversationId = `visibility-${marker}`;
+    const database = `billing-${marker}`;
+    migrationOf(database);
+    environment.model.scriptFor(
+      marker,
+      { toolCalls: [{ id: `${marker}-1`, name: 'migrate', arguments: { database } }] },
+      { text: 'billing migrated' },
+      { text: 'the status is green' },
+    );
+    const { turnId } = await environment.tollgate.sendMessage(
+      conversationId,
+      { content: `${marker} migrate ${database}` },
+      { onMessageWhilePending: 'supersede' },
+    );
+    const waiting = await waitFor(
+      () => environment.tollgate.conversationState(conversationId),
+      (state) => state.pending.length === 1,
+    );
+    await environment.tollgate.decide(waiting.pending[0]!.approvalId, { approved: true });
+    await startedMigrations.get(database);
+    await waitFor(
+      () => environment.tollgate.conversationState(conversationId),
+      (state) => state.pending.length === 0,
+    );
+
+    // Nothing waits for a person: the message waits for the turn instead of superseding it.
+    const sent = await environment.tollgate.sendMessage(conversationId, { content: `${marker} and the status?` });
+    expect(sent.queued).toBe(true);
+    migrationOf(database).release();
+    const first = await environment.tollgate.turn(turnId).result();
+    expect(first.status).toBe('completed');
+    expect(first.text).toBe('billing migrated');
+    const done = await waitFor(
+      () => environment.tollgate.conversationState(conversationId),
+      (state) => state.turnCount === 2 && state.currentTurnId === undefined,
+    );
+    expect(done.history.at(-1)).toMatchObject({
+      role: 'assistant',
+      content: [{ type: 'text', text: 'the status is green' }],
+    });
+  });
+});
