@@ -83,13 +83,13 @@ export interface TurnActivityLimits {
   notice?: ActivityLimits;
 }
 
-/** The turn's settings once its input has been checked and the operator's policy applied. */
 /**
  * Revisions of the turn code that change the commands a turn issues (see {@link TurnSettings.revision}),
  * and the one this code plans new turns with.
  */
 export const turnRevisions = { decisionsLeavePendingAtOnce: 2, current: 2 } as const;
 
+/** The turn's settings once its input has been checked and the operator's policy applied. */
 export interface TurnSettings {
   /** Limits the worker's owner set for the turn's activities. */
   activities?: TurnActivityLimits;
