@@ -127,8 +127,12 @@ describe("agentTurn with modelSteps: 'local'", () => {
       const marker = uniqueMarker();
       crashing.model.scriptFor(
         marker,
-        // The first attempt streams slowly, so the worker dies in the middle of it.
-        { text: Array.from({ length: 30 }, (_, index) => `word${index}`).join(' '), streamDelayMs: 300 },
+        // The first attempt answers slowly, so the worker dies in the middle of it. (A local step asks for the
+        // whole answer, not a stream: a delay between streamed chunks would not hold it.)
+        async () => {
+          await new Promise((resolve) => setTimeout(resolve, 5_000));
+          return { text: 'answered by the worker that died' };
+        },
         { text: 'answered after the crash' },
       );
       worker = await spawnWorkerProcess(workerOptions);
