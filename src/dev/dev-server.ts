@@ -1,7 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Connection } from '@temporalio/client';
-import { DevServerError } from './dev-server-error';
+import { DevServerError, isDevServerError } from './dev-server-error';
 import { acceptsConnections, findFreePort, isPortFree } from './ports';
 import {
   connectIfRunning,
@@ -91,6 +91,28 @@ export interface DevServer {
  * }
  */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  // Ports nobody asked for are found free just before the start, and the CLI picks its HTTP API port itself:
+  // another process can take one in between. Such a start is tried again, on fresh ports.
+  const portsPickedHere = options.port === undefined && options.uiPort === undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      if (!portsPickedHere || attempt >= maxStartAttempts || !tookAPortInUse(error)) throw error;
+      options.log?.(`A port was taken while the Temporal dev server started; trying again on other ports.`);
+    }
+  }
+}
+
+/** Starts on ports picked free, at most this many times. */
+const maxStartAttempts = 3;
+
+/** Whether the server stopped during start-up because one of its ports was already taken. */
+function tookAPortInUse(error: unknown): boolean {
+  return isDevServerError(error) && /exited during startup[\s\S]*address already in use/i.test(error.message);
+}
+
+async function startOnce(options: DevServerOptions): Promise<DevServer> {
   const startedAt = Date.now();
   const log = options.log ?? (() => undefined);
   const ip = options.ip ?? '127.0.0.1';

@@ -135,6 +135,26 @@ describe('startDevServer', () => {
     }
   });
 
+  it('starts again on other ports when a port it picked is taken during start-up, three times at most', async () => {
+    // The CLI picks its HTTP API port itself; here that port is taken on purpose, on every attempt.
+    const port = await findFreePort('127.0.0.1');
+    const squatter: Server = createServer((socket) => socket.resume());
+    await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+    const lines: string[] = [];
+    try {
+      const failure = await startDevServer({
+        extraArgs: ['--http-port', String(port)],
+        log: (line) => lines.push(line),
+      }).catch((error: unknown) => error);
+
+      expect(isDevServerError(failure)).toBe(true);
+      expect((failure as Error).message).toContain(`127.0.0.1:${port}: bind: address already in use`);
+      expect(lines.filter((line) => line.includes('trying again on other ports'))).toHaveLength(2);
+    } finally {
+      await new Promise((resolve) => squatter.close(resolve));
+    }
+  });
+
   it('refuses a database file whose search attribute has another type, and says what to do', async () => {
     const dbFilename = join(temporaryFolder(), 'temporal.db');
     const first = await start({ dbFilename, searchAttributes: { TollgateTestTools: 'Keyword' } });
