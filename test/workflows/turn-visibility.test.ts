@@ -9,22 +9,29 @@ import {
 } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 
-/** A migration that needs approval and runs until the test lets it finish. */
-const migrations = new Map<string, { started: () => void; finish: Promise<void>; release: () => void }>();
-function migrationOf(database: string) {
-  let entry = migrations.get(database);
-  if (!entry) {
-    let release = () => {};
-    const finish = new Promise<void>((resolve) => (release = resolve));
-    let started = () => {};
-    const begun = new Promise<void>((resolve) => (started = resolve));
-    entry = { started, finish, release };
-    migrations.set(database, entry);
-    startedMigrations.set(database, begun);
-  }
-  return entry;
+/** A migration's two moments: it has begun (the tool runs), and the test lets it finish. */
+interface Migration {
+  begun: Promise<void>;
+  begin: () => void;
+  finished: Promise<void>;
+  finish: () => void;
 }
-const startedMigrations = new Map<string, Promise<void>>();
+const migrations = new Map<string, Migration>();
+function migrationOf(database: string): Migration {
+  let migration = migrations.get(database);
+  if (!migration) {
+    const moment = () => {
+      let settle = () => {};
+      const settled = new Promise<void>((resolve) => (settle = resolve));
+      return [settled, settle] as const;
+    };
+    const [begun, begin] = moment();
+    const [finished, finish] = moment();
+    migration = { begun, begin, finished, finish };
+    migrations.set(database, migration);
+  }
+  return migration;
+}
 
 const migrate = defineTool({
   name: 'migrate',
@@ -33,8 +40,8 @@ const migrate = defineTool({
   needsApproval: true,
   execute: async ({ database }) => {
     const migration = migrationOf(database);
-    migration.started();
-    await migration.finish;
+    migration.begin();
+    await migration.finished;
     return `migrated ${database}`;
   },
 });
@@ -44,7 +51,7 @@ beforeAll(async () => {
   environment = await createTestEnvironment({ tools: [...createTestTools().tools, migrate] });
 });
 afterAll(async () => {
-  for (const migration of migrations.values()) migration.release();
+  for (const migration of migrations.values()) migration.finish();
   await environment?.close();
 });
 
@@ -60,7 +67,6 @@ describe('what a turn shows as pending', () => {
   it('takes a decided approval off the pending list while its tool still runs', async () => {
     const marker = uniqueMarker();
     const database = `orders-${marker}`;
-    migrationOf(database);
     environment.model.scriptFor(
       marker,
       { toolCalls: [{ id: `${marker}-1`, name: 'migrate', arguments: { database } }] },
@@ -74,7 +80,7 @@ describe('what a turn shows as pending', () => {
     expect(await currentDetails(handle.workflowId)).toContain('Waiting for approval');
 
     await environment.tollgate.decide(approval!.approvalId, { approved: true, approver: 'ana' });
-    await startedMigrations.get(database);
+    await migrationOf(database).begun;
     // The tool runs; nobody should be asked to decide it again.
     const description = await waitFor(
       () => handle.describe(),
@@ -84,7 +90,7 @@ describe('what a turn shows as pending', () => {
     expect(await currentDetails(handle.workflowId)).toBe('');
     expect(await environment.tollgate.pending({ workflowId: handle.workflowId })).toEqual([]);
 
-    migrationOf(database).release();
+    migrationOf(database).finish();
     const result = await handle.result();
     expect(result.status).toBe('completed');
     expect(result.text).toBe('migration done');
@@ -94,7 +100,6 @@ describe('what a turn shows as pending', () => {
     const marker = uniqueMarker();
     const conversationId = `visibility-${marker}`;
     const database = `billing-${marker}`;
-    migrationOf(database);
     environment.model.scriptFor(
       marker,
       { toolCalls: [{ id: `${marker}-1`, name: 'migrate', arguments: { database } }] },
@@ -111,7 +116,7 @@ describe('what a turn shows as pending', () => {
       (state) => state.pending.length === 1,
     );
     await environment.tollgate.decide(waiting.pending[0]!.approvalId, { approved: true });
-    await startedMigrations.get(database);
+    await migrationOf(database).begun;
     await waitFor(
       () => environment.tollgate.conversationState(conversationId),
       (state) => state.pending.length === 0,
@@ -120,7 +125,7 @@ describe('what a turn shows as pending', () => {
     // Nothing waits for a person: the message waits for the turn instead of superseding it.
     const sent = await environment.tollgate.sendMessage(conversationId, { content: `${marker} and the status?` });
     expect(sent.queued).toBe(true);
-    migrationOf(database).release();
+    migrationOf(database).finish();
     const first = await environment.tollgate.turn(turnId).result();
     expect(first.status).toBe('completed');
     expect(first.text).toBe('billing migrated');
