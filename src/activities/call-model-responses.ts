@@ -5,7 +5,7 @@ import type { ToolManifestEntry } from '../tools';
 import type { CallModelInput, InvalidToolCall, ModelStepResult } from './activity-types';
 import type { ModelConnection } from './call-model';
 import { classifyModelError } from './model-errors';
-import { activityHeartbeatSink, ModelStreamReporter } from './model-stream-progress';
+import { activityHeartbeatSink, ModelStreamReporter, type ModelStreamSink } from './model-stream-progress';
 import { assembleResponsesStream } from './model-stream-responses';
 import { parseToolArguments } from './parse-tool-arguments';
 import { mcpToolNamePrefix, toResponsesInput } from './to-responses-input';
@@ -34,8 +34,11 @@ type ResponsesTool = OpenAI.Responses.Tool;
  */
 export function createCallModelResponses(
   connection: ModelConnection,
-): (input: CallModelResponsesInput) => Promise<ResponsesStepResult> {
-  return async function callModelResponses({ messages, tools, providerTools = [], settings }) {
+): (input: CallModelResponsesInput, sink?: ModelStreamSink) => Promise<ResponsesStepResult> {
+  return async function callModelResponses(
+    { messages, tools, providerTools = [], settings },
+    streamTo = activityHeartbeatSink(),
+  ) {
     let input: OpenAI.Responses.ResponseInputItem[];
     try {
       input = toResponsesInput(messages);
@@ -60,7 +63,7 @@ export function createCallModelResponses(
     };
     let response: OpenAI.Responses.Response;
     // Streamed only where a chat can watch it: a local activity cannot heartbeat, so it asks for the whole answer.
-    const sink = connection.stream === false ? undefined : activityHeartbeatSink();
+    const sink = connection.stream === false ? undefined : streamTo;
     try {
       if (!sink) {
         response = await connection.client.responses.create(request);

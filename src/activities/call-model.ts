@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import type { CallModelInput, InvalidToolCall, ModelStepResult } from './activity-types';
 import { classifyModelError } from './model-errors';
 import { assembleChatStream, type AssembledChatMessage } from './model-stream-chat';
-import { activityHeartbeatSink, ModelStreamReporter } from './model-stream-progress';
+import { activityHeartbeatSink, ModelStreamReporter, type ModelStreamSink } from './model-stream-progress';
 import { parseToolArguments } from './parse-tool-arguments';
 import { toChatMessages } from './to-chat-messages';
 
@@ -19,9 +19,15 @@ export interface ModelConnection {
   stream?: boolean;
 }
 
+/**
+ * One model call. Its stream reports to `sink` (by default the heartbeat of the activity it runs in); with no sink
+ * it asks for the whole answer at once.
+ */
+export type ModelCall = (input: CallModelInput, sink?: ModelStreamSink) => Promise<ModelStepResult>;
+
 /** Makes the `callModel` activity: one Chat Completions request with the turn's tools as functions. */
-export function createCallModel(connection: ModelConnection): (input: CallModelInput) => Promise<ModelStepResult> {
-  return async function callModel({ messages, tools, settings }) {
+export function createCallModel(connection: ModelConnection): ModelCall {
+  return async function callModel({ messages, tools, settings }, streamTo = activityHeartbeatSink()) {
     const request = {
       model: settings?.model ?? connection.defaultModel,
       messages: toChatMessages(messages),
@@ -35,7 +41,7 @@ export function createCallModel(connection: ModelConnection): (input: CallModelI
       ...(settings?.maxOutputTokens !== undefined && { max_completion_tokens: settings.maxOutputTokens }),
     };
     let message: AssembledChatMessage;
-    const sink = connection.stream === false ? undefined : activityHeartbeatSink();
+    const sink = connection.stream === false ? undefined : streamTo;
     try {
       if (!sink) {
         const completion = await connection.client.chat.completions.create(request);

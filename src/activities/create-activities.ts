@@ -4,7 +4,7 @@ import type { TurnActivityLimits } from '../protocol';
 import type { ContentStore } from '../store';
 import { ToolRegistry, type Tool } from '../tools';
 import type { TollgateActivities, ToolApprovalPolicy } from './activity-types';
-import { createCallModel, type ModelConnection } from './call-model';
+import { createCallModel, type ModelCall, type ModelConnection } from './call-model';
 import { createCallModelResponses } from './call-model-responses';
 import { createNotifyApproval } from './notify-approval';
 import type { ApprovalNotifier } from '../notifications/notification-types';
@@ -71,8 +71,8 @@ export function createActivities(options: {
 }
 
 /** One `callModel` activity for both APIs, so a turn picks its API without a new activity type. */
-function callModelThrough(connection: ModelConnection): TollgateActivities['callModel'] {
+function callModelThrough(connection: ModelConnection): ModelCall {
   const chat = createCallModel(connection);
   const responses = createCallModelResponses(connection);
-  return (input) => (input.api === 'responses' ? responses(input) : chat(input));
+  return (input, sink) => (input.api === 'responses' ? responses(input, sink) : chat(input, sink));
 }

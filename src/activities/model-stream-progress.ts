@@ -1,4 +1,5 @@
 import { Context } from '@temporalio/activity';
+import type { ToolResultPart } from '../protocol';
 
 /** The `type` of the heartbeat details a streaming model call reports. */
 export const modelStreamHeartbeatType = 'tollgate-model-stream';
@@ -18,6 +19,11 @@ export interface ModelStreamProgress {
   reasoning: string;
   /** Tool calls begun so far, in order. */
   toolCalls: Array<{ toolCallId: string; toolName: string }>;
+  /**
+   * Results of the tools the same activity ran before calling the model (the previous step's last tool): its
+   * checkpoint, so a retry does not run them again, and what a chat shows before the model has answered.
+   */
+  toolResults?: ToolResultPart[];
 }
 
 /** True for heartbeat details written by {@link ModelStreamReporter}. */

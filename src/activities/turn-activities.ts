@@ -1,3 +1,4 @@
+import { Context } from '@temporalio/activity';
 import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import {
@@ -11,6 +12,7 @@ import {
   type PlannedToolCall,
   type ToolCallPart,
   type ToolResultOutput,
+  type ToolResultPart,
   type TurnActivityLimits,
   type TurnSettings,
   turnRevisions,
@@ -19,10 +21,19 @@ import type { OperatorPolicy } from '../policy';
 import { appendTranscript, readTranscript, resolveStoredContent, storeLargeOutput, type ContentStore } from '../store';
 import type { ToolRegistry } from '../tools';
 import { hasValidDecisionSignature } from '../workflows/verify-decision-signature';
-import type { CallModelInput, ModelStepResult, TollgateActivities, ToolApprovalPolicy } from './activity-types';
+import type { TollgateActivities, ToolApprovalPolicy } from './activity-types';
+import type { ModelCall } from './call-model';
 import { verifyToolApproval } from './approval-signature';
 import { issueApproval, planToolCalls, type PlanningContext } from './plan-tool-calls';
-import type { ModelStepOutput, ResumedCall, TurnActivities, TurnOptions } from './turn-activity-types';
+import { StepHeartbeat } from './step-heartbeat';
+import type {
+  ModelStepInput,
+  ModelStepOutput,
+  ResumedCall,
+  RunToolInput,
+  TurnActivities,
+  TurnOptions,
+} from './turn-activity-types';
 
 /** A turn's input as a step checks it: later steps carry only what the turn wrote since, which may be nothing. */
 const turnInputSchema = agentTurnInputSchema.extend({ messages: agentTurnInputSchema.shape.messages.unwrap().array() });
@@ -35,7 +46,7 @@ export interface TurnActivityDependencies {
   registry: ToolRegistry;
   store: ContentStore;
   policy: OperatorPolicy;
-  callModel: (input: CallModelInput) => Promise<ModelStepResult>;
+  callModel: ModelCall;
   executeTool: TollgateActivities['executeTool'];
   /** HMAC secret for approval requests, in the AI SDK's format. */
   approvalSecret?: string;
@@ -119,48 +130,101 @@ export function createTurnActivities(dependencies: TurnActivityDependencies): Tu
     };
   }
 
-  return {
-    async runModelStep({ workflowId, options, transcript }): Promise<ModelStepOutput> {
-      const { input, settings, offered } = check(
-        options,
-        transcript.tail.length > 0 ? transcript.tail : [{ role: 'user', content: '' }],
-      );
-      const stored = await readTranscript(store, transcript);
-      const messages = await resolveStoredContent(store, stored);
-      const modelStep = await dependencies.callModel({
+  /** Checks the turn, calls the model (its stream reporting to `heartbeat`), and plans every call it made. */
+  async function modelStep(
+    { workflowId, options, transcript }: ModelStepInput,
+    heartbeat: StepHeartbeat,
+  ): Promise<ModelStepOutput> {
+    const { input, settings, offered } = check(
+      options,
+      transcript.tail.length > 0 ? transcript.tail : [{ role: 'user', content: '' }],
+    );
+    const stored = await readTranscript(store, transcript);
+    const messages = await resolveStoredContent(store, stored);
+    const modelStep = await dependencies.callModel(
+      {
         messages,
         tools: registry.manifest(offered),
         ...(input.model && { settings: input.model }),
         ...(input.modelApi !== undefined && { api: input.modelApi }),
         ...(input.providerTools !== undefined && { providerTools: input.providerTools }),
+      },
+      heartbeat.sink,
+    );
+    const context = planningContext(workflowId, input, offered, messages);
+    const ours = modelStep.content.filter(
+      (part): part is ToolCallPart => part.type === 'tool-call' && !part.providerExecuted,
+    );
+    const calls = [
+      ...(await planToolCalls(ours, modelStep.invalidToolCalls, context)),
+      ...providerPlans(modelStep.content, input, context),
+    ];
+    const content: AssistantContentPart[] = [...modelStep.content];
+    for (const plan of calls) {
+      if (plan.kind !== 'ask') continue;
+      content.push({
+        type: 'tool-approval-request',
+        approvalId: plan.approval.approvalId,
+        toolCallId: plan.call.toolCallId,
+        ...(plan.approval.signature !== undefined && { signature: plan.approval.signature }),
       });
-      const context = planningContext(workflowId, input, offered, messages);
-      const ours = modelStep.content.filter(
-        (part): part is ToolCallPart => part.type === 'tool-call' && !part.providerExecuted,
-      );
-      const calls = [
-        ...(await planToolCalls(ours, modelStep.invalidToolCalls, context)),
-        ...providerPlans(modelStep.content, input, context),
-      ];
-      const content: AssistantContentPart[] = [...modelStep.content];
-      for (const plan of calls) {
-        if (plan.kind !== 'ask') continue;
-        content.push({
-          type: 'tool-approval-request',
-          approvalId: plan.approval.approvalId,
-          toolCallId: plan.call.toolCallId,
-          ...(plan.approval.signature !== undefined && { signature: plan.approval.signature }),
-        });
+    }
+    const head = await appendTranscript(store, transcript.head, [...transcript.tail, { role: 'assistant', content }]);
+    return {
+      head: head as string,
+      content,
+      text: modelStep.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(''),
+      calls,
+      notes: context.notes,
+      settings,
+    };
+  }
+
+  async function runTool(call: RunToolInput): Promise<ToolResultPart> {
+    const output = capOutput(await dependencies.executeTool(call));
+    return storeLargeOutput(store, {
+      type: 'tool-result',
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      output,
+    });
+  }
+
+  return {
+    async runModelStep(input) {
+      const heartbeat = StepHeartbeat.current();
+      const stop = heartbeat.keepAlive();
+      try {
+        return await modelStep(input, heartbeat);
+      } finally {
+        stop();
       }
-      const head = await appendTranscript(store, transcript.head, [...transcript.tail, { role: 'assistant', content }]);
-      return {
-        head: head as string,
-        content,
-        text: modelStep.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(''),
-        calls,
-        notes: context.notes,
-        settings,
-      };
+    },
+
+    runTool,
+
+    async runToolThenModelStep({ call, toolMessage, step }) {
+      const heartbeat = StepHeartbeat.current();
+      // A retry after the checkpoint reached the server does not run the tool again; one before it is an
+      // interrupted tool call like any other (a tool not safe to repeat is refused, with a reason the model reads).
+      const result = heartbeat.checkpointed(call.toolCallId) ?? (await runTool(call));
+      heartbeat.checkpoint([result]);
+      const stop = heartbeat.keepAlive();
+      const message: ModelMessage = { role: 'tool', content: [...toolMessage.before, result, ...toolMessage.after] };
+      try {
+        const next = await modelStep(
+          { ...step, transcript: { ...step.transcript, tail: [...step.transcript.tail, message] } },
+          heartbeat,
+        );
+        return { result, step: next };
+      } catch (error) {
+        if (Context.current().cancellationSignal.aborted) throw error;
+        // The tool's result must reach the turn whatever the model does: the turn calls the model again in an
+        // activity of its own, with the model step's retry policy.
+        return { result, modelFailure: error instanceof Error ? error.message : String(error) };
+      } finally {
+        stop();
+      }
     },
 
     async planResumedCalls({ workflowId, options, messages }) {
@@ -224,16 +288,6 @@ export function createTurnActivities(dependencies: TurnActivityDependencies): Tu
         }),
       );
       return { settings, calls, notes: context.notes };
-    },
-
-    async runTool(call) {
-      const output = capOutput(await dependencies.executeTool(call));
-      return storeLargeOutput(store, {
-        type: 'tool-result',
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        output,
-      });
     },
   };
 }

@@ -1,5 +1,6 @@
 import type {
   AgentTurnInput,
+  ToolContentPart,
   PlannedModelStep,
   PlannedToolCall,
   ToolResultPart,
@@ -62,6 +63,25 @@ export interface RunToolInput {
   input: unknown;
 }
 
+/** Input of `runToolThenModelStep`: the last tool of a step, and the model step after it. */
+export interface RunToolThenModelStepInput {
+  call: RunToolInput;
+  /** The step's tool message around the call's result: decisions and results before it, results after it. */
+  toolMessage: { before: ToolContentPart[]; after: ToolContentPart[] };
+  /** The next model step, as `runModelStep` would get it without the tool message. */
+  step: ModelStepInput;
+}
+
+/** Output of `runToolThenModelStep`. */
+export interface RunToolThenModelStepOutput {
+  /** The tool's result, as `runTool` would have returned it. */
+  result: ToolResultPart;
+  /** The next step; absent when the model step failed after the tool had run, so the turn runs it on its own. */
+  step?: ModelStepOutput;
+  /** Why the model step failed, when it did. */
+  modelFailure?: string;
+}
+
 /** The activities a turn (v2) calls besides notices and client-output checks. */
 export interface TurnActivities {
   /** Checks the turn, calls the model, and plans every call it made. */
@@ -70,4 +90,10 @@ export interface TurnActivities {
   planResumedCalls(input: ResumeInput): Promise<ResumeOutput>;
   /** Runs one tool call; a large output is stored and the part carries a preview. */
   runTool(input: RunToolInput): Promise<ToolResultPart>;
+  /**
+   * Runs a step's last tool call and then the next model step, in one activity (a decided call then costs the turn
+   * one activity, as it would cost a bare workflow). The result is checkpointed in the heartbeat before the model is
+   * called, so a retry does not run the tool again.
+   */
+  runToolThenModelStep(input: RunToolThenModelStepInput): Promise<RunToolThenModelStepOutput>;
 }

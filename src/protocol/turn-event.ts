@@ -4,6 +4,7 @@ export interface TurnEvent {
   type:
     | 'turn-started'
     | 'model-called'
+    | 'model-step-retried'
     | 'approval-requested'
     | 'approval-decided'
     | 'tool-started'

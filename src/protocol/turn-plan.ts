@@ -87,7 +87,7 @@ export interface TurnActivityLimits {
  * Revisions of the turn code that change the commands a turn issues (see {@link TurnSettings.revision}),
  * and the one this code plans new turns with.
  */
-export const turnRevisions = { decisionsLeavePendingAtOnce: 2, current: 2 } as const;
+export const turnRevisions = { decisionsLeavePendingAtOnce: 2, lastToolRunsWithNextStep: 3, current: 3 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */
 export interface TurnSettings {
@@ -106,6 +106,8 @@ export interface TurnSettings {
    * change replay as they ran, and no new turn pays the history events of a patch marker. Absent means 1.
    * 2: a decision leaves the pending list (search attribute, Temporal UI details, conversation) at once,
    * not after its tool has run.
+   * 3: the last worker tool of a step to be settled runs in one activity with the next model step (model steps as
+   * activities only), instead of an activity of its own.
    */
   revision?: number;
 }

@@ -11,7 +11,7 @@ import {
   workflowInfo,
 } from '@temporalio/workflow';
 import type { TollgateActivities } from '../activities/activity-types';
-import type { TurnActivities } from '../activities/turn-activity-types';
+import type { ModelStepInput, ModelStepOutput, TurnActivities } from '../activities/turn-activity-types';
 import type {
   AgentTurnInput,
   AgentTurnResult,
@@ -19,6 +19,7 @@ import type {
   AssistantContentPart,
   ModelMessage,
   PlannedToolCall,
+  ToolContentPart,
   ToolResultOutput,
   ToolResultPart,
   TranscriptPointer,
@@ -73,17 +74,26 @@ const { validateToolOutput } = proxyActivities<TollgateActivities>({
   retry: { maximumAttempts: 5 },
 });
 
-/** Runs tools. The activity heartbeats while a tool runs, so a dead worker is noticed in seconds, not minutes. */
-function toolRunner(settings: TurnSettings, turnSetsLength: boolean): TurnActivities['runTool'] {
+/**
+ * Runs tools. The activity heartbeats while a tool runs, so a dead worker is noticed in seconds, not minutes. With
+ * `thenModelStep` the activity runs the next model step after the tool, and may take as long as both.
+ */
+function toolRunner(settings: TurnSettings, turnSetsLength: boolean, thenModelStep = false): TurnActivities {
   const limits = settings.activities?.tool;
+  const toolMs = turnSetsLength
+    ? settings.toolTimeouts.startToCloseMs
+    : (limits?.startToCloseMs ?? settings.toolTimeouts.startToCloseMs);
+  const modelStepMs = thenModelStep ? (settings.activities?.modelStep?.startToCloseMs ?? 180_000) : 0;
   return proxyActivities<TurnActivities>({
-    startToCloseTimeout: turnSetsLength
-      ? settings.toolTimeouts.startToCloseMs
-      : (limits?.startToCloseMs ?? settings.toolTimeouts.startToCloseMs),
+    startToCloseTimeout: toolMs + modelStepMs,
     heartbeatTimeout: settings.toolTimeouts.heartbeatMs,
     retry: { maximumAttempts: limits?.maximumAttempts ?? 3 },
-  }).runTool;
+  });
 }
+
+/** What `settle` gives for the call it leaves to run with the next model step. */
+const withNextStep = 'with-next-step';
+type Settled = ToolResultPart | undefined | typeof withNextStep;
 
 /**
  * One agent turn: call the model, run its tool calls (waiting durably for approval where a tool
@@ -161,14 +171,12 @@ class AgentTurn {
     this.events.note('turn-started', 0);
     try {
       if (await this.resume()) return await this.finish('awaiting-approval');
+      // A model step that ran in one activity with the last tool of the step before it.
+      let next: ModelStepOutput | undefined;
       while (this.steps < (this.settings?.maxSteps ?? Infinity)) {
         this.steps += 1;
-        const step = await modelSteps(this.input, this.settings).runModelStep({
-          workflowId: this.workflowId,
-          step: this.steps,
-          options: this.options(),
-          transcript: this.transcript,
-        });
+        const step = next ?? (await modelSteps(this.input, this.settings).runModelStep(this.stepInput()));
+        next = undefined;
         this.adopt(step.settings, step.notes);
         this.events.note('model-called', this.steps);
         this.transcript = { head: step.head, tail: [] };
@@ -181,8 +189,10 @@ class AgentTurn {
           await this.settleWhatNeedsNoPerson(step.calls, opened);
           return await this.finish('awaiting-approval');
         }
-        const results = await Promise.all(step.calls.map((plan, index) => this.settle(plan, opened[index])));
-        this.addToolMessage(step.calls, opened, results);
+        const results = await this.settleStep(step.calls, opened);
+        const last = results.indexOf(withNextStep);
+        if (last >= 0) next = await this.runLastToolWithNextStep(step.calls, opened, results, last);
+        else this.addToolMessage(step.calls, opened, results as Array<ToolResultPart | undefined>);
         if (this.approvals.superseded()) return await this.finish('superseded');
       }
       return await this.finish('max-steps-reached');
@@ -275,8 +285,96 @@ class AgentTurn {
     return pending.approvalId;
   }
 
-  /** The result part of one call: its output, an error the model can read, or a denial. */
-  private async settle(plan: PlannedToolCall, approvalId: string | undefined): Promise<ToolResultPart | undefined> {
+  /**
+   * Settles a model step's calls together. The call settled last, when it is a worker's tool and another model
+   * step follows, is left to run in one activity with that step (from turn revision 3, model steps as activities).
+   */
+  private async settleStep(plans: PlannedToolCall[], opened: Array<string | undefined>): Promise<Settled[]> {
+    const joins =
+      this.input.modelSteps !== 'local' && (this.settings?.revision ?? 1) >= turnRevisions.lastToolRunsWithNextStep;
+    let unsettled = plans.length;
+    const isLast = () => joins && unsettled === 1 && this.nextStepFollows();
+    return Promise.all(
+      plans.map(async (plan, index) => {
+        try {
+          return await this.settle(plan, opened[index], isLast);
+        } finally {
+          unsettled -= 1;
+        }
+      }),
+    );
+  }
+
+  /** True while the turn will call the model again after this step's tools. */
+  private nextStepFollows(): boolean {
+    return this.steps < (this.settings?.maxSteps ?? Infinity) && !this.approvals.superseded();
+  }
+
+  /**
+   * Runs the call `settleStep` left, then the next model step, in one activity; returns that step (undefined when
+   * the model failed there, so the loop calls it again in an activity of its own).
+   */
+  private async runLastToolWithNextStep(
+    plans: PlannedToolCall[],
+    opened: Array<string | undefined>,
+    settled: Settled[],
+    last: number,
+  ): Promise<ModelStepOutput | undefined> {
+    const { call } = plans[last] as PlannedToolCall;
+    const results = settled as Array<ToolResultPart | undefined>;
+    const follows = this.nextStepFollows();
+    const runs = toolRunner(
+      this.settings as TurnSettings,
+      this.input.toolTimeouts?.startToClose !== undefined,
+      follows,
+    );
+    const input = { toolCallId: call.toolCallId, toolName: call.toolName, input: call.input };
+    let step: ModelStepOutput | undefined;
+    if (follows) {
+      // The tool message as `addToolMessage` will write it, split around this call's result.
+      const slot: ToolResultPart = {
+        type: 'tool-result',
+        toolCallId: call.toolCallId,
+        toolName: call.toolName,
+        output: { type: 'text', value: '' },
+      };
+      const content = this.toolMessageContent(
+        plans,
+        opened,
+        results.map((part, index) => (index === last ? slot : part)),
+      );
+      const at = content.indexOf(slot);
+      const ran = await runs.runToolThenModelStep({
+        call: input,
+        toolMessage: { before: content.slice(0, at), after: content.slice(at + 1) },
+        step: { ...this.stepInput(), step: this.steps + 1 },
+      });
+      results[last] = ran.result;
+      step = ran.step;
+      if (ran.modelFailure !== undefined) {
+        this.events.note('model-step-retried', this.steps + 1, {
+          detail: `failed after ${call.toolName} had run (${ran.modelFailure.slice(0, 300)}); called again on its own`,
+        });
+      }
+    } else {
+      results[last] = await runs.runTool(input);
+    }
+    this.toolFinished(results[last] as ToolResultPart);
+    this.addToolMessage(plans, opened, results);
+    return step;
+  }
+
+  /**
+   * The result part of one call: its output, an error the model can read, or a denial; or, when `isLast` says so
+   * as the worker's tool is about to run, `withNextStep`.
+   */
+  private async settle(plan: PlannedToolCall, approvalId: string | undefined): Promise<ToolResultPart | undefined>;
+  private async settle(plan: PlannedToolCall, approvalId: string | undefined, isLast: () => boolean): Promise<Settled>;
+  private async settle(
+    plan: PlannedToolCall,
+    approvalId: string | undefined,
+    isLast: () => boolean = () => false,
+  ): Promise<Settled> {
     const { call } = plan;
     if (plan.kind === 'provider') {
       // The provider runs it; the decision goes back to it with the next model call.
@@ -302,23 +400,29 @@ class AgentTurn {
       this.outputs.expect(call);
       await condition(() => this.outputs.outputOf(call.toolCallId) !== undefined);
       part = result(this.outputs.outputOf(call.toolCallId) as ToolResultOutput);
+    } else if (isLast()) {
+      return withNextStep;
     } else {
       part = await toolRunner(
         this.settings as TurnSettings,
         this.input.toolTimeouts?.startToClose !== undefined,
-      )({
+      ).runTool({
         toolCallId: call.toolCallId,
         toolName: call.toolName,
         input: call.input,
       });
     }
+    this.toolFinished(part);
+    return part;
+  }
+
+  private toolFinished(part: ToolResultPart): void {
     this.showPending();
     this.events.note('tool-finished', this.steps, {
-      toolCallId: call.toolCallId,
-      toolName: call.toolName,
+      toolCallId: part.toolCallId,
+      toolName: part.toolName,
       detail: part.output.type,
     });
-    return part;
   }
 
   /** Halt mode: runs what needs no person, records it, and leaves the rest to the caller. */
@@ -346,21 +450,30 @@ class AgentTurn {
     results: Array<ToolResultPart | undefined>,
     withDecisions = true,
   ): void {
+    const content = this.toolMessageContent(plans, opened, results, withDecisions);
+    if (content.length === 0) return;
+    const message: ModelMessage = { role: 'tool', content };
+    this.messages.push(message);
+    this.transcript = { ...this.transcript, tail: [...this.transcript.tail, message] };
+  }
+
+  private toolMessageContent(
+    plans: PlannedToolCall[],
+    opened: Array<string | undefined>,
+    results: Array<ToolResultPart | undefined>,
+    withDecisions = true,
+  ): ToolContentPart[] {
     const ours = plans.flatMap((plan, index) =>
       plan.kind === 'ask' && withDecisions ? [opened[index] as string] : [],
     );
     const providers = plans.flatMap((plan) =>
       plan.kind === 'provider' && withDecisions ? [plan.approval.approvalId] : [],
     );
-    const content = [
+    return [
       ...this.approvals.responses(ours),
       ...this.approvals.responses(providers, true),
       ...results.filter((part): part is ToolResultPart => part !== undefined),
     ];
-    if (content.length === 0) return;
-    const message: ModelMessage = { role: 'tool', content };
-    this.messages.push(message);
-    this.transcript = { ...this.transcript, tail: [...this.transcript.tail, message] };
   }
 
   private adopt(settings: TurnSettings, notes: readonly string[]): void {
@@ -401,6 +514,10 @@ class AgentTurn {
     await this.notices.settled();
     await condition(allHandlersFinished);
     return this.result();
+  }
+
+  private stepInput(): ModelStepInput {
+    return { workflowId: this.workflowId, step: this.steps, options: this.options(), transcript: this.transcript };
   }
 
   private options(): Omit<AgentTurnInput, 'messages' | 'transcript'> {

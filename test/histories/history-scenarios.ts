@@ -510,6 +510,41 @@ const retiredV1Turns: HistoryScenario[] = [
     },
   },
   {
+    // Revision 3: the last tool of a step runs in one activity with the next model step; a model that fails there
+    // is called again in an activity of its own.
+    name: 'retired-revision-3',
+    saves: ['retired-revision-3'],
+    worker: { v1Turns: 'retired' },
+    async run(context) {
+      const name = 'retired-revision-3';
+      context.model.scriptFor(
+        marker(name),
+        {
+          toolCalls: [
+            { id: `${name}-a`, name: 'deleteFile', arguments: { path: 'a.txt' } },
+            { id: `${name}-b`, name: 'deleteFile', arguments: { path: 'b.txt' } },
+          ],
+        },
+        { toolCalls: [{ id: `${name}-look`, name: 'lookup', arguments: { query: name } }] },
+        { error: { status: 503, message: 'overloaded' } },
+        { text: `${name} finished` },
+      );
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker(name)} go` }] },
+        { workflowId: name },
+      );
+      const [first, second] = await waitForPending(handle, 2);
+      await context.tollgate.decide(first!.approvalId, { approved: true, approver: 'ana' });
+      await waitFor(
+        async () => (await handle.fetchHistory()).events?.filter((event) => event.activityTaskCompletedEventAttributes),
+        (completed) => (completed?.length ?? 0) >= 2,
+      );
+      await context.tollgate.decide(second!.approvalId, { approved: true, approver: 'ana' });
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+  {
     name: 'retired-conversation',
     saves: ['retired-conversation', 'retired-conversation/turn-1'],
     worker: { v1Turns: 'retired' },

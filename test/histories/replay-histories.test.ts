@@ -87,6 +87,8 @@ describe('committed workflow histories', () => {
         'retired-local-steps',
         // Revision 2 of the turn code: a decision leaves the pending list before its tool runs.
         'retired-revision-2',
+        // Revision 3: a step's last tool runs in one activity with the next model step.
+        'retired-revision-3',
       ]),
     );
     for (const { history } of markerlessHistories) {
@@ -112,6 +114,25 @@ describe('committed workflow histories', () => {
     };
     expect(order('retired-approved')).toBe('after the tool');
     expect(order('retired-revision-2')).toBe('before the tool');
+  });
+
+  it("hold both ways of running a step's last tool: alone before revision 3, with the next model step since", () => {
+    const activities = (workflowId: string) =>
+      (
+        histories.find((entry) => entry.workflowId === workflowId)?.history.events as Array<{
+          activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
+        }>
+      ).flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+    expect(activities('retired-revision-2')).toEqual(['runModelStep', 'runTool', 'runModelStep']);
+    // The first call ran while the second waited; each later step's last tool ran with the model step after it,
+    // and the model that failed there was called again on its own.
+    expect(activities('retired-revision-3')).toEqual([
+      'runModelStep',
+      'runTool',
+      'runToolThenModelStep',
+      'runToolThenModelStep',
+      'runModelStep',
+    ]);
   });
 
   it('replay the v1 histories on the worker that still runs v1 turns', async () => {

@@ -22,7 +22,7 @@ afterAll(async () => environment?.close());
 describe('agentTurn history budget', () => {
   // With v1 turns retired (the default) the turn records no version marker, and so no TemporalChangeVersion
   // search attribute either: 2 events fewer than a worker that still runs v1 turns writes.
-  it('writes at most 30 history events for a turn with one approved call, and no version marker', async () => {
+  it('writes at most 24 history events for a turn with one approved call, and no version marker', async () => {
     const marker = uniqueMarker();
     environment.model.scriptFor(
       marker,
@@ -35,7 +35,11 @@ describe('agentTurn history budget', () => {
     await handle.result();
     const history = await handle.fetchHistory();
     const events = history.events ?? [];
-    expect(events.length).toBeLessThanOrEqual(30);
+    expect(events.length).toBeLessThanOrEqual(24);
+    // The approved tool and the model's answer to its result run in one activity, as the bare workflow's one.
+    const activities = events.flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+    expect(activities).toEqual(['runModelStep', 'runToolThenModelStep']);
+    expect((await handle.result()).text).toBe('done');
     expect(events.filter((event) => event.markerRecordedEventAttributes)).toEqual([]);
     const upserted = events.flatMap((event) =>
       Object.keys(event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}),

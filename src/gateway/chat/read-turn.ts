@@ -88,9 +88,9 @@ export class TurnReader {
   }
 
   /**
-   * The in-flight model call's latest heartbeat, from the current attempt only (a retry starts afresh). Found by
-   * what it reports, not by activity type, so the model step may be any activity that streams through
-   * `ModelStreamReporter`.
+   * The in-flight model call's latest heartbeat, from the current attempt only (a retry starts afresh), with the
+   * results of tools its activity ran before it. Found by what it reports, not by activity type, so the model step
+   * may be any activity that streams through `ModelStreamReporter`.
    */
   private async modelProgress(description: WorkflowExecutionDescription): Promise<ModelStreamProgress | undefined> {
     const converter = this.tollgate.client.workflow.options.loadedDataConverter;
@@ -98,7 +98,12 @@ export class TurnReader {
       const payloads = activity.heartbeatDetails?.payloads;
       if (!payloads || payloads.length === 0) continue;
       const progress = await decodeFromPayloadsAtIndex<unknown>(converter, 0, payloads).catch(() => undefined);
-      if (isModelStreamProgress(progress) && progress.attempt === (activity.attempt ?? 1)) return progress;
+      if (!isModelStreamProgress(progress) || progress.attempt !== (activity.attempt ?? 1)) continue;
+      if (!progress.toolResults) return progress;
+      // The tools an activity ran before its model call, shown in full like the turn's own messages.
+      const [message] = await this.outputs.of([{ role: 'tool', content: progress.toolResults }]);
+      const toolResults = (message?.content ?? []).filter((part) => part.type === 'tool-result');
+      return { ...progress, toolResults };
     }
     return undefined;
   }

@@ -131,6 +131,11 @@ export class TurnRenderer {
       }
     }
 
+    // Tools whose activity goes on to call the model: their results show before the turn records them.
+    for (const part of snapshot.closed ? [] : (snapshot.streaming?.toolResults ?? [])) {
+      if (!results.has(part.toolCallId)) results.set(part.toolCallId, part);
+    }
+
     // Decisions show as soon as they are recorded, before the tool has run (and for denials, with the reason).
     for (const entry of snapshot.audit) {
       if (entry.decision === 'awaiting-quorum') continue;
