@@ -1,5 +1,6 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker, type WorkerOptions } from '@temporalio/worker';
+import type { temporal } from '@temporalio/proto';
 import { randomUUID } from 'node:crypto';
 import { TollgateClient } from '../../src/client';
 import { startModelServer, type ModelServer } from '../../src/dev/model-server';
@@ -157,4 +158,9 @@ export async function waitFor<T>(
   throw new Error(
     `Timed out; last value: ${JSON.stringify(last)}${lastError ? `; last error: ${String(lastError)}` : ''}`,
   );
+}
+
+/** The activity types a history scheduled, in order. */
+export function scheduledActivities(events: readonly temporal.api.history.v1.IHistoryEvent[]): string[] {
+  return events.flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
 }

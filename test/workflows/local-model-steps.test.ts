@@ -6,6 +6,7 @@ import type { temporal } from '@temporalio/proto';
 import { killProcess, spawnWorkerProcess } from '../support/spawn-worker-process';
 import {
   createTestEnvironment,
+  scheduledActivities,
   uniqueMarker,
   waitFor,
   waitForPending,
@@ -22,11 +23,6 @@ beforeAll(async () => {
 afterAll(async () => environment?.close());
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
-const scheduledActivities = (events: HistoryEvent[]) =>
-  events.flatMap((event) => {
-    const name = event.activityTaskScheduledEventAttributes?.activityType?.name;
-    return name ? [name] : [];
-  });
 const localActivityMarkers = (events: HistoryEvent[]) =>
   events.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity');
 

@@ -2,13 +2,13 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { temporal } from '@temporalio/proto';
 import { TurnReader } from '../../src/gateway/chat/read-turn';
 import { TurnRenderer } from '../../src/gateway/chat/turn-renderer';
 import { agentTurnEventsQuery, supersedeTurnSignal } from '../../src/workflows/definitions';
 import { killProcess, spawnWorkerProcess } from '../support/spawn-worker-process';
 import {
   createTestEnvironment,
+  scheduledActivities,
   uniqueMarker,
   waitFor,
   waitForPending,
@@ -24,9 +24,6 @@ beforeAll(async () => {
 });
 afterAll(async () => environment?.close());
 
-type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
-const scheduledActivities = (events: HistoryEvent[]) =>
-  events.flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
 const runsOf = (marker: string) => runs.filter((run) => run.toolCallId.startsWith(marker));
 const slowly =
   <T>(ms: number, answer: T) =>

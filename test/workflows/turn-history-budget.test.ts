@@ -1,7 +1,13 @@
 import { temporal } from '@temporalio/proto';
 import { z } from 'zod';
 import { defineTool } from '../../src/tools';
-import { createTestEnvironment, uniqueMarker, waitForPending, type TestEnvironment } from '../support/test-environment';
+import {
+  createTestEnvironment,
+  scheduledActivities,
+  uniqueMarker,
+  waitForPending,
+  type TestEnvironment,
+} from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 
 const { tools } = createTestTools();
@@ -37,8 +43,7 @@ describe('agentTurn history budget', () => {
     const events = history.events ?? [];
     expect(events.length).toBeLessThanOrEqual(24);
     // The approved tool and the model's answer to its result run in one activity, as the bare workflow's one.
-    const activities = events.flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
-    expect(activities).toEqual(['runModelStep', 'runToolThenModelStep']);
+    expect(scheduledActivities(events)).toEqual(['runModelStep', 'runToolThenModelStep']);
     expect((await handle.result()).text).toBe('done');
     expect(events.filter((event) => event.markerRecordedEventAttributes)).toEqual([]);
     const upserted = events.flatMap((event) =>
