@@ -87,7 +87,12 @@ export interface TurnActivityLimits {
  * Revisions of the turn code that change the commands a turn issues (see {@link TurnSettings.revision}),
  * and the one this code plans new turns with.
  */
-export const turnRevisions = { decisionsLeavePendingAtOnce: 2, lastToolRunsWithNextStep: 3, current: 3 } as const;
+export const turnRevisions = {
+  decisionsLeavePendingAtOnce: 2,
+  lastToolRunsWithNextStep: 3,
+  searchAttributeFollowsDecisions: 4,
+  current: 4,
+} as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */
 export interface TurnSettings {
@@ -108,6 +113,8 @@ export interface TurnSettings {
    * not after its tool has run.
    * 3: the last worker tool of a step to be settled runs in one activity with the next model step (model steps as
    * activities only), instead of an activity of its own.
+   * 4: a decision leaves the Temporal UI's details and the conversation at once, and the search attribute at the turn's
+   * next workflow task (saving a decided turn the Temporal server's visibility write while it runs).
    */
   revision?: number;
 }

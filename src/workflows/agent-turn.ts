@@ -493,11 +493,16 @@ class AgentTurn {
   }
 
   /**
-   * A decided approval leaves the pending list at once, so nobody sees it waiting while its tool runs. Turns
-   * planned before revision 2 showed it only after the tool, and replay as they ran.
+   * A decided approval leaves the pending list at once, so nobody sees it waiting while its tool runs: from revision 4
+   * in the Temporal UI's details and the conversation, the search attribute following at the turn's next workflow
+   * task; in revision 2 and 3 in all three at once. Turns planned before revision 2 showed it only after the tool.
+   * Each replays as it ran.
    */
   private showDecided(): void {
-    if ((this.settings?.revision ?? 1) >= turnRevisions.decisionsLeavePendingAtOnce) this.showPending();
+    const revision = this.settings?.revision ?? 1;
+    if (revision >= turnRevisions.searchAttributeFollowsDecisions)
+      this.visibility.publishDetails(this.approvals.book.pending());
+    else if (revision >= turnRevisions.decisionsLeavePendingAtOnce) this.showPending();
   }
 
   private currentStatus(): AgentTurnStatus {

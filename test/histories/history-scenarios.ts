@@ -545,6 +545,36 @@ const retiredV1Turns: HistoryScenario[] = [
     },
   },
   {
+    // Revision 4: a decision reaches the Temporal UI's details and the conversation at once, and the search attribute
+    // at the turn's next workflow task.
+    name: 'retired-revision-4',
+    saves: ['retired-revision-4', 'retired-revision-4/turn-1'],
+    worker: { v1Turns: 'retired' },
+    async run(context) {
+      const conversationId = 'retired-revision-4';
+      context.model.scriptFor(
+        marker(conversationId),
+        { toolCalls: [{ id: `${conversationId}-a`, name: 'deleteFile', arguments: { path: 'a.txt' } }] },
+        { text: `${conversationId} finished` },
+      );
+      const { turnId } = await context.tollgate.sendMessage(conversationId, {
+        content: `${marker(conversationId)} go`,
+      });
+      const waiting = await waitFor(
+        () => context.tollgate.conversationState(conversationId),
+        (state) => state.pending.length === 1,
+      );
+      await context.tollgate.decide(waiting.pending[0]!.approvalId, { approved: true, approver: 'ana' });
+      await context.tollgate.turn(turnId).result();
+      await waitFor(
+        () => context.tollgate.conversationState(conversationId),
+        (state) => state.currentTurnId === undefined,
+      );
+      await context.save(conversationId);
+      await context.save(`${conversationId}/turn-1`);
+    },
+  },
+  {
     name: 'retired-conversation',
     saves: ['retired-conversation', 'retired-conversation/turn-1'],
     worker: { v1Turns: 'retired' },

@@ -89,6 +89,9 @@ describe('committed workflow histories', () => {
         'retired-revision-2',
         // Revision 3: a step's last tool runs in one activity with the next model step.
         'retired-revision-3',
+        // Revision 4: the search attribute follows a decision at the turn's next workflow task.
+        'retired-revision-4',
+        'retired-revision-4/turn-1',
       ]),
     );
     for (const { history } of markerlessHistories) {
@@ -132,6 +135,33 @@ describe('committed workflow histories', () => {
       'runToolThenModelStep',
       'runToolThenModelStep',
       'runModelStep',
+    ]);
+  });
+
+  it('hold both moments of taking a decision off the search attribute: with it before revision 4, at the end since', () => {
+    const upsertsAfterDecision = (workflowId: string) => {
+      const events = histories.find((entry) => entry.workflowId === workflowId)?.history.events as Array<{
+        eventType?: string;
+        upsertWorkflowSearchAttributesEventAttributes?: unknown;
+      }>;
+      const decided = events.findIndex((event) => event.eventType === 'EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED');
+      return events.slice(decided).flatMap((event) =>
+        event.upsertWorkflowSearchAttributesEventAttributes
+          ? [event.eventType]
+          : event.eventType === 'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED' ||
+              event.eventType === 'EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED'
+            ? [event.eventType]
+            : [],
+      );
+    };
+    expect(upsertsAfterDecision('retired-revision-3').slice(0, 2)).toEqual([
+      'EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+      'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED',
+    ]);
+    expect(upsertsAfterDecision('retired-revision-4/turn-1')).toEqual([
+      'EVENT_TYPE_ACTIVITY_TASK_SCHEDULED',
+      'EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+      'EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED',
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { listPendingApprovals } from '../../src/gateway/list-pending-approvals';
 import { defineTool } from '../../src/tools';
 import {
   createTestEnvironment,
@@ -64,7 +65,7 @@ async function currentDetails(workflowId: string): Promise<string> {
 }
 
 describe('what a turn shows as pending', () => {
-  it('takes a decided approval off the pending list while its tool still runs', async () => {
+  it('takes a decided approval off the pending list while its tool still runs; the search attribute follows', async () => {
     const marker = uniqueMarker();
     const database = `orders-${marker}`;
     environment.model.scriptFor(
@@ -81,19 +82,21 @@ describe('what a turn shows as pending', () => {
 
     await environment.tollgate.decide(approval!.approvalId, { approved: true, approver: 'ana' });
     await migrationOf(database).begun;
-    // The tool runs; nobody should be asked to decide it again.
-    const description = await waitFor(
-      () => handle.describe(),
-      (current) => current.searchAttributes.TollgatePendingApprovals === undefined,
-    );
-    expect(description.status.name).toBe('RUNNING');
+    // The tool runs; nobody should be asked to decide it again: not by the Temporal UI, the turn or an inbox.
     expect(await currentDetails(handle.workflowId)).toBe('');
     expect(await environment.tollgate.pending({ workflowId: handle.workflowId })).toEqual([]);
+    const inbox = await listPendingApprovals(environment.tollgate, { workflowId: handle.workflowId }, () => true);
+    expect(inbox.approvals).toEqual([]);
+    // The search attribute, an index of turns to ask, follows with the turn's next workflow task (revision 4).
+    const running = await handle.describe();
+    expect(running.status.name).toBe('RUNNING');
+    expect(running.searchAttributes.TollgatePendingApprovals).toEqual([approval!.approvalId]);
 
     migrationOf(database).finish();
     const result = await handle.result();
     expect(result.status).toBe('completed');
     expect(result.text).toBe('migration done');
+    expect((await handle.describe()).searchAttributes.TollgatePendingApprovals).toBeUndefined();
   });
 
   it("queues a conversation's next message behind an approved tool that still runs, even with supersede", async () => {
