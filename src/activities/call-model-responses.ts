@@ -5,7 +5,8 @@ import type { ToolManifestEntry } from '../tools';
 import type { CallModelInput, InvalidToolCall, ModelStepResult } from './activity-types';
 import type { ModelConnection } from './call-model';
 import { classifyModelError } from './model-errors';
-import { activityHeartbeatSink, ModelStreamReporter, type ModelStreamSink } from './model-stream-progress';
+import { ModelStreamReporter, type ModelStreamSink } from './model-stream-progress';
+import { StepHeartbeat } from './step-heartbeat';
 import { assembleResponsesStream } from './model-stream-responses';
 import { parseToolArguments } from './parse-tool-arguments';
 import { mcpToolNamePrefix, toResponsesInput } from './to-responses-input';
@@ -37,7 +38,7 @@ export function createCallModelResponses(
 ): (input: CallModelResponsesInput, sink?: ModelStreamSink) => Promise<ResponsesStepResult> {
   return async function callModelResponses(
     { messages, tools, providerTools = [], settings },
-    streamTo = activityHeartbeatSink(),
+    streamTo = StepHeartbeat.current().sink,
   ) {
     let input: OpenAI.Responses.ResponseInputItem[];
     try {

@@ -2,7 +2,8 @@ import type OpenAI from 'openai';
 import type { CallModelInput, InvalidToolCall, ModelStepResult } from './activity-types';
 import { classifyModelError } from './model-errors';
 import { assembleChatStream, type AssembledChatMessage } from './model-stream-chat';
-import { activityHeartbeatSink, ModelStreamReporter, type ModelStreamSink } from './model-stream-progress';
+import { ModelStreamReporter, type ModelStreamSink } from './model-stream-progress';
+import { StepHeartbeat } from './step-heartbeat';
 import { parseToolArguments } from './parse-tool-arguments';
 import { toChatMessages } from './to-chat-messages';
 
@@ -27,7 +28,7 @@ export type ModelCall = (input: CallModelInput, sink?: ModelStreamSink) => Promi
 
 /** Makes the `callModel` activity: one Chat Completions request with the turn's tools as functions. */
 export function createCallModel(connection: ModelConnection): ModelCall {
-  return async function callModel({ messages, tools, settings }, streamTo = activityHeartbeatSink()) {
+  return async function callModel({ messages, tools, settings }, streamTo = StepHeartbeat.current().sink) {
     const request = {
       model: settings?.model ?? connection.defaultModel,
       messages: toChatMessages(messages),

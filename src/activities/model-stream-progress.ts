@@ -41,22 +41,6 @@ export function isModelStreamProgress(value: unknown): value is ModelStreamProgr
 /** Where progress goes: an activity heartbeat, or nowhere outside an activity. */
 export type ModelStreamSink = (progress: ModelStreamProgress) => void;
 
-/**
- * The heartbeat of the activity this runs in, or undefined outside one (a direct call in a test or a script)
- * and in a local activity, which has no heartbeat. The SDK keeps only the latest details between the
- * heartbeats it sends, so nothing piles up.
- */
-export function activityHeartbeatSink(): ModelStreamSink | undefined {
-  let context: Context;
-  try {
-    context = Context.current();
-  } catch {
-    return undefined;
-  }
-  if (context.info.isLocal) return undefined;
-  return (progress) => context.heartbeat(progress);
-}
-
 /** The activity attempt this runs in (1 outside an activity). */
 export function currentAttempt(): number {
   try {
@@ -73,7 +57,7 @@ export function currentAttempt(): number {
  * Temporal server, and nobody can watch a stream that short.
  *
  * @example
- * const reporter = new ModelStreamReporter(activityHeartbeatSink());
+ * const reporter = new ModelStreamReporter(StepHeartbeat.current().sink);
  * for await (const chunk of stream) reporter.addText(chunk.choices[0]?.delta.content ?? '');
  * reporter.flush();
  */

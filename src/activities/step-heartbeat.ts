@@ -37,7 +37,10 @@ export class StepHeartbeat {
     };
   }
 
-  /** The heartbeat of the activity this runs in; one that does nothing where there is none. */
+  /**
+   * The heartbeat of the activity this runs in; one that does nothing outside an activity (a direct call in a test
+   * or a script) and in a local activity, which has no heartbeat.
+   */
   static current(): StepHeartbeat {
     let context: Context | undefined;
     try {

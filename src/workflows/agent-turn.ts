@@ -44,6 +44,9 @@ import { TurnNotices } from './turn-notices';
 import { TurnVisibility } from './turn-visibility';
 import { patches, runsV2 } from './turn-version';
 
+/** How long one model step may take unless the worker's owner says otherwise. */
+const modelStepStartToCloseMs = 180_000;
+
 /**
  * The model-step activities, with the worker owner's limits once they are known (from the first step on):
  * activities, or local activities for a turn that asked for `modelSteps: 'local'`.
@@ -54,7 +57,7 @@ function modelSteps(
 ): Pick<TurnActivities, 'runModelStep' | 'planResumedCalls'> {
   const limits = settings?.activities?.modelStep;
   const common: LocalActivityOptions = {
-    startToCloseTimeout: limits?.startToCloseMs ?? '3m',
+    startToCloseTimeout: limits?.startToCloseMs ?? modelStepStartToCloseMs,
     // 4xx answers other than 429 come back as ModelRequestRejected: retrying them cannot help.
     retry: {
       initialInterval: '1s',
@@ -83,7 +86,7 @@ function toolRunner(settings: TurnSettings, turnSetsLength: boolean, thenModelSt
   const toolMs = turnSetsLength
     ? settings.toolTimeouts.startToCloseMs
     : (limits?.startToCloseMs ?? settings.toolTimeouts.startToCloseMs);
-  const modelStepMs = thenModelStep ? (settings.activities?.modelStep?.startToCloseMs ?? 180_000) : 0;
+  const modelStepMs = thenModelStep ? (settings.activities?.modelStep?.startToCloseMs ?? modelStepStartToCloseMs) : 0;
   return proxyActivities<TurnActivities>({
     startToCloseTimeout: toolMs + modelStepMs,
     heartbeatTimeout: settings.toolTimeouts.heartbeatMs,
