@@ -1,5 +1,5 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { canonicalJson } from '../protocol';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { inputDigestOf } from '../protocol';
 
 /** What an approval request's signature binds: the request, the call and its exact arguments. */
 export interface SignedToolCall {
@@ -9,10 +9,7 @@ export interface SignedToolCall {
   input: unknown;
 }
 
-/** base64url SHA-256 of the canonical JSON of a tool input, as the AI SDK digests it. */
-export function inputDigestOf(input: unknown): string {
-  return createHash('sha256').update(canonicalJson(input)).digest('base64url');
-}
+export { inputDigestOf };
 
 /**
  * Signs an approval request the way the AI SDK does with `experimental_toolApprovalSecret`, so a

@@ -20,10 +20,10 @@ import {
 import type { OperatorPolicy } from '../policy';
 import { appendTranscript, readTranscript, resolveStoredContent, storeLargeOutput, type ContentStore } from '../store';
 import type { ToolRegistry } from '../tools';
-import { hasValidDecisionSignature } from '../workflows/verify-decision-signature';
+import { signatureClockSkewMs, verifyBoundDecision } from '../workflows/verify-decision-signature';
 import type { TollgateActivities, ToolApprovalPolicy } from './activity-types';
 import type { ModelCall } from './call-model';
-import { verifyToolApproval } from './approval-signature';
+import { inputDigestOf, verifyToolApproval } from './approval-signature';
 import { issueApproval, planToolCalls, type PlanningContext } from './plan-tool-calls';
 import { StepHeartbeat } from './step-heartbeat';
 import type {
@@ -227,7 +227,7 @@ export function createTurnActivities(dependencies: TurnActivityDependencies): Tu
       }
     },
 
-    async planResumedCalls({ workflowId, options, messages }) {
+    async planResumedCalls({ workflowId, options, messages, startedAt }) {
       const { input, settings, offered } = check(options, messages);
       const collected = collectToolApprovals(input.messages);
       if (!collected.ok) throw ApplicationFailure.nonRetryable(collected.error, 'UnknownApproval');
@@ -266,22 +266,35 @@ export function createTurnActivities(dependencies: TurnActivityDependencies): Tu
           if (!response) return { plan: planned };
           const tollgate = response.providerOptions?.tollgate as Record<string, unknown> | undefined;
           const approver = typeof tollgate?.approver === 'string' ? tollgate.approver : undefined;
-          const decision = {
-            approvalId: request.approvalId,
-            approved: response.approved,
-            ...(response.reason !== undefined && { reason: response.reason }),
-            ...(approver !== undefined && { approver }),
-            ...(typeof tollgate?.argumentsDigest === 'string' && { argumentsDigest: tollgate.argumentsDigest }),
-            ...(tollgate?.signature !== undefined && { signature: tollgate.signature as never }),
-          };
-          const signed = hasValidDecisionSignature(decision, settings.trust.keys);
+          // Signed for this turn (the one the messages start), this request, its tool and arguments, and not
+          // before this run started: a decision copied from another turn's messages or history counts for nothing.
+          const verdict = verifyBoundDecision(
+            {
+              approved: response.approved,
+              ...(response.reason !== undefined && { reason: response.reason }),
+              ...(approver !== undefined && { approver }),
+              ...(isSignatureShape(tollgate?.signature) && { signature: tollgate.signature }),
+            },
+            {
+              workflowId,
+              approvalId: request.approvalId,
+              toolName: toolCall.toolName,
+              argumentsDigest: inputDigestOf(toolCall.input),
+            },
+            settings.trust.keys,
+            {
+              notBefore: new Date((startedAt ? Date.parse(startedAt) : Date.now()) - signatureClockSkewMs),
+              notAfter: new Date(Date.now() + signatureClockSkewMs),
+            },
+          );
           return {
             plan: planned,
             response: {
               approved: response.approved,
               ...(response.reason !== undefined && { reason: response.reason }),
               ...(approver !== undefined && { approver }),
-              signed,
+              signed: verdict.valid,
+              ...(!verdict.valid && { signatureProblem: verdict.why }),
               issuedHere,
             },
           };
@@ -322,4 +335,13 @@ function capOutput(output: ToolResultOutput): ToolResultOutput {
 
 function durationOr(value: Duration | undefined, fallback: number): number {
   return value === undefined ? fallback : durationToMilliseconds(value);
+}
+
+/** A signature as the gateway writes it into `providerOptions.tollgate.signature`. */
+function isSignatureShape(value: unknown): value is { keyId: string; signedAt: string; value: string } {
+  if (typeof value !== 'object' || value === null) return false;
+  const { keyId, signedAt, value: signed } = value as Record<string, unknown>;
+  return [keyId, signedAt, signed].every(
+    (field) => typeof field === 'string' && field.length > 0 && field.length <= 200,
+  );
 }

@@ -32,6 +32,8 @@ export interface ResumeInput {
   options: TurnOptions;
   /** The turn's own messages (the transcript before them holds no open requests). */
   messages: AgentTurnInput['messages'];
+  /** When the turn's run started (ISO 8601): a signed decision in the messages must not be older. */
+  startedAt?: string;
 }
 
 /** A call left open by an earlier turn, with the fresh request that now guards it. */
@@ -42,8 +44,10 @@ export interface ResumedCall {
     approved: boolean;
     reason?: string;
     approver?: string;
-    /** The answer carries a valid gateway signature for exactly this request. */
+    /** The answer carries a valid gateway signature for exactly this request, in this turn. */
     signed: boolean;
+    /** Why a signature the answer carries, or lacks, does not count (for the turn's events). */
+    signatureProblem?: string;
     /** The original request carried Tollgate's own valid signature. */
     issuedHere: boolean;
   };

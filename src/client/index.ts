@@ -19,4 +19,4 @@ export {
   temporalSettingsFromEnvironment,
   type TemporalSettings,
 } from './temporal-settings';
-export { TollgateClient, type Decision, type PendingApprovalOfTurn } from './tollgate-client';
+export { newTurnId, TollgateClient, type Decision, type PendingApprovalOfTurn } from './tollgate-client';

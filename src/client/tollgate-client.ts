@@ -105,7 +105,7 @@ export class TollgateClient {
     if (!parsed.success) throw new TypeError(`Invalid turn input: ${z.prettifyError(parsed.error)}`);
     return this.client.workflow.start<typeof agentTurn>(agentTurnWorkflowType, {
       taskQueue: this.taskQueue,
-      workflowId: options.workflowId ?? `turn-${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`,
+      workflowId: options.workflowId ?? newTurnId(),
       args: [parsed.data],
       typedSearchAttributes: [{ key: pendingApprovalsSearchAttribute, value: [] }],
       staticSummary: summarise(parsed.data),
@@ -297,4 +297,9 @@ function summarise(input: AgentTurnInput): string {
   const last = input.messages.findLast((message) => message.role === 'user');
   const text = last?.role === 'user' ? userText(last.content) : '';
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+/** A fresh workflow id for a turn: `turn-` and 16 random hex digits. */
+export function newTurnId(): string {
+  return `turn-${crypto.randomUUID().replace(/-/g, '').slice(0, 16)}`;
 }

@@ -1,8 +1,15 @@
 import { ApprovalDecisionError, isApprovalDecisionError, type TollgateClient } from '../client';
 import { PersonDirectory } from '../identity';
-import type { AgentTurnState, PendingToolApproval, ToolApprovalAuditEntry, ToolApprovalDecision } from '../protocol';
+import type {
+  AgentTurnState,
+  ModelMessage,
+  PendingToolApproval,
+  ToolApprovalAuditEntry,
+  ToolApprovalDecision,
+} from '../protocol';
 import type { DecisionAttemptChannel, DecisionAudit, DecisionAttemptOutcome } from './decision-audit';
 import { GatewayError } from './gateway-error';
+import { decisionsInMessages, withVouchedDecisions, type DecisionInMessages } from './message-decisions';
 import { neutraliseText } from './neutralise-text';
 import { signDecision, type DecisionSigningKey } from './sign-decision';
 import { toGatewayError } from './to-gateway-error';
@@ -89,6 +96,87 @@ export class ApprovalDecisions {
     return this.attempt(actorOf(actor), 'rest', requests, async () => workflowId, undefined);
   }
 
+  /**
+   * Vouches for the decisions inside a new turn's messages (a halted turn's continuation, `POST /v1/turns`) and keeps
+   * each in the audit as `forwarded`: the approver is the authenticated person, never a name in the message; the
+   * decision is bound to the turn about to start (`workflowId`), its request, tool and arguments, and signed when the
+   * gateway has a key. Refused, and audited as such, when the caller may not decide (`mayDecide`) or a part names
+   * another approver. The turn then judges each decision by the approval's rules like any other.
+   */
+  async forwardInMessages(
+    actor: DecisionActor & { mayDecide: boolean },
+    workflowId: string,
+    messages: readonly ModelMessage[],
+  ): Promise<ModelMessage[]> {
+    const found = decisionsInMessages(messages);
+    if (found.length === 0) return [...messages];
+    const requestOf = (decision: DecisionInMessages): DecisionRequest => ({
+      approvalId: decision.response.approvalId,
+      approved: decision.response.approved,
+      ...(decision.response.reason !== undefined && { reason: neutraliseText(decision.response.reason) }),
+    });
+    const misnamed = found.find(
+      (decision) => decision.namedApprover !== undefined && decision.namedApprover !== actor.person,
+    );
+    const refusal = !actor.mayDecide
+      ? new GatewayError(
+          'forbidden',
+          'The messages carry a tool-approval-response, which is a decision: it needs a token with the scope approvals:decide.',
+        )
+      : misnamed
+        ? new GatewayError(
+            'forbidden',
+            `A decision's approver is whoever the token belongs to ("${actor.person}"); the messages name ` +
+              `${JSON.stringify(String(misnamed.namedApprover).slice(0, 200))} for approval "${misnamed.response.approvalId}". ` +
+              'Leave providerOptions.tollgate.approver out.',
+            { approvalId: misnamed.response.approvalId },
+          )
+        : undefined;
+    if (refusal) {
+      await Promise.all(
+        found.map((decision) => this.recordRefusal(actor, 'message', requestOf(decision), refusal, workflowId)),
+      );
+      throw refusal;
+    }
+    const at = new Date().toISOString();
+    const vouched = withVouchedDecisions(messages, found, (decision, argumentsDigest) => {
+      const request = requestOf(decision);
+      const signed =
+        this.options.signingKey && decision.call
+          ? signDecision(
+              { ...request, approver: actor.person },
+              { workflowId, toolName: decision.call.toolName, argumentsDigest },
+              this.options.signingKey,
+            )
+          : undefined;
+      const { tollgate: _theirs, ...others } = decision.response.providerOptions ?? {};
+      return {
+        ...decision.response,
+        ...(request.reason !== undefined && { reason: request.reason }),
+        providerOptions: {
+          ...others,
+          tollgate: { approver: actor.person, argumentsDigest, ...(signed && { signature: signed.signature }) },
+        },
+      };
+    });
+    await Promise.all(
+      found.map((decision) =>
+        this.audit
+          .record({
+            at,
+            approver: actor.person,
+            identity: actor.identity,
+            channel: 'message',
+            ...requestOf(decision),
+            workflowId,
+            outcome: 'forwarded',
+          })
+          .catch(this.logError),
+      ),
+    );
+    return vouched;
+  }
+
   /** Keeps an attempt refused before it reached a turn (an unmapped identity, a rate limit, a foreign workspace). */
   async recordRefusal(
     actor: { person?: string; identity: string },
@@ -149,7 +237,7 @@ export class ApprovalDecisions {
     try {
       workflowId = await resolveWorkflowId();
       const state = await this.readState(workflowId, namedApprovalId);
-      const decisions = requests.map((request) => this.prepare(actor, request, state));
+      const decisions = requests.map((request) => this.prepare(actor, request, workflowId as string, state));
       const earlier = new Map(state.audit.map((entry) => [entry.approvalId, entry]));
       const recorded = await this.record(workflowId, decisions, requests, state);
       // A decision that was already there, or that came back with someone else's name, changed nothing.
@@ -174,7 +262,12 @@ export class ApprovalDecisions {
    * come first: someone not on the approver list hears 403 whether or not the approval is still open,
    * so "already decided" is only ever told to people who could have decided.
    */
-  private prepare(actor: DecisionActor, request: DecisionRequest, state: AgentTurnState): ToolApprovalDecision {
+  private prepare(
+    actor: DecisionActor,
+    request: DecisionRequest,
+    workflowId: string,
+    state: AgentTurnState,
+  ): ToolApprovalDecision {
     const pending = state.pending.find((approval) => approval.approvalId === request.approvalId);
     const entry: PendingToolApproval | undefined =
       pending ?? state.audit.find((recorded) => recorded.approvalId === request.approvalId);
@@ -201,7 +294,13 @@ export class ApprovalDecisions {
       ...(request.reason !== undefined && { reason: request.reason }),
       ...(argumentsDigest !== undefined && { argumentsDigest }),
     };
-    return this.options.signingKey ? signDecision(decision, this.options.signingKey) : decision;
+    // An approval the turn does not know is refused by the turn; there is nothing to bind a signature to.
+    if (!this.options.signingKey || !entry) return decision;
+    return signDecision(
+      decision,
+      { workflowId, toolName: entry.toolName, argumentsDigest: argumentsDigest ?? inputDigestOf(entry) ?? '' },
+      this.options.signingKey,
+    );
   }
 
   // Read first, so an unknown turn is a 404 rather than the update's "not found" (which the client

@@ -1,15 +1,16 @@
 import { appendFile } from 'node:fs/promises';
 import { neutraliseText } from './neutralise-text';
 
-/** Through which door a decision attempt came. */
-export type DecisionAttemptChannel = 'rest' | 'slack' | 'email' | 'chat';
+/** Through which door a decision attempt came; `message`: inside the messages of `POST /v1/turns` (a halted turn's continuation). */
+export type DecisionAttemptChannel = 'rest' | 'slack' | 'email' | 'chat' | 'message';
 
 /**
  * What became of an attempt: `recorded` (the turn took it), `repeat` (the same decision was already
  * recorded; nothing changed), `refused` (unknown, conflicting, expired, closed, invalid, not allowed),
- * or `failed` (Temporal could not be asked; whether it applied is unknown, so the caller should retry).
+ * `failed` (Temporal could not be asked; whether it applied is unknown, so the caller should retry), or
+ * `forwarded` (sent inside a new turn's messages, bound to that turn; the turn's audit says whether it counted).
  */
-export type DecisionAttemptOutcome = 'recorded' | 'repeat' | 'refused' | 'failed';
+export type DecisionAttemptOutcome = 'recorded' | 'repeat' | 'refused' | 'failed' | 'forwarded';
 
 /** One decision attempt, kept whatever its outcome. */
 export interface DecisionAttempt {

@@ -255,12 +255,12 @@ export function openApiDocument(): JsonSchema & { paths: Record<string, Record<s
           properties: {
             at: { type: 'string', format: 'date-time' },
             approver: { type: 'string' },
-            channel: { enum: ['rest'] },
+            channel: { enum: ['rest', 'slack', 'email', 'chat', 'message'] },
             approvalId: { type: 'string' },
             workflowId: { type: 'string' },
             approved: { type: 'boolean' },
             reason: { type: 'string' },
-            outcome: { enum: ['recorded', 'repeat', 'refused', 'failed'] },
+            outcome: { enum: ['recorded', 'repeat', 'refused', 'failed', 'forwarded'] },
             refusal: {
               type: 'object',
               properties: { code: { type: 'string' }, detail: { type: 'string' } },

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { newTurnId } from '../client';
 import { requireScope } from './authenticate';
 import type { GatewayContext } from './gateway-context';
 import { GatewayError } from './gateway-error';
@@ -19,8 +20,16 @@ export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext
     if (body.autoApprove === true && !caller.scopes.has('turns:autonomous')) {
       throw new GatewayError('forbidden', 'autoApprove needs a token with the scope turns:autonomous.');
     }
+    // Decisions inside the messages (a halted turn's continuation) are decisions like any other: they need the right
+    // to decide, the approver is the token's person, and each is bound to this turn and audited.
+    const workflowId = newTurnId();
+    const messages = await context.decisions.forwardInMessages(
+      { person: caller.person, identity: `token:${caller.person}`, mayDecide: caller.scopes.has('approvals:decide') },
+      workflowId,
+      body.messages,
+    );
     // The requester is whoever holds the token, so self-approval and tenancy can trust it.
-    const handle = await context.tollgate.startTurn({ ...body, requester: caller.person });
+    const handle = await context.tollgate.startTurn({ ...body, messages, requester: caller.person }, { workflowId });
     return reply
       .code(201)
       .header('location', `/v1/turns/${encodeURIComponent(handle.workflowId)}`)

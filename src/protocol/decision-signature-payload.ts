@@ -12,8 +12,24 @@ export interface SignedDecisionFields {
 }
 
 /**
- * The exact bytes (as text) a decision signature covers. One JSON array, so no field can run into
- * another; the approvalId names the turn, so a signature cannot be replayed on another turn.
+ * What a decision is for, beyond its own fields: the turn, the tool and the arguments of one approval. A signed
+ * decision counts only where all of these are the waiting approval's own, so a decision read from one turn is worth
+ * nothing in another turn, for another call, or on other arguments.
+ */
+export interface DecisionBinding {
+  /** The workflow id of the turn that applies the decision. */
+  workflowId: string;
+  /** The approval decided: the turn's own request, or the request a halted turn's messages answer. */
+  approvalId: string;
+  /** The tool the approval guards. */
+  toolName: string;
+  /** base64url SHA-256 of the canonical JSON of the call's input (the approval's `inputDigest`). */
+  argumentsDigest: string;
+}
+
+/**
+ * The exact bytes (as text) a decision signature of turns before revision 5 covers. Kept so that their histories
+ * replay as they ran; new decisions are signed over {@link boundDecisionSignaturePayload}.
  */
 export function decisionSignaturePayload(decision: SignedDecisionFields, keyId: string, signedAt: string): string {
   return JSON.stringify([
@@ -23,6 +39,30 @@ export function decisionSignaturePayload(decision: SignedDecisionFields, keyId: 
     decision.approver ?? null,
     decision.reason ?? null,
     decision.argumentsDigest ?? null,
+    signedAt,
+    keyId,
+  ]);
+}
+
+/**
+ * The exact bytes (as text) a decision signature covers: the binding (turn, approval, tool, arguments), the decision
+ * (approved, approver, reason) and when it was signed. One JSON array, so no field can run into another.
+ */
+export function boundDecisionSignaturePayload(
+  binding: DecisionBinding,
+  decision: Pick<SignedDecisionFields, 'approved' | 'approver' | 'reason'>,
+  keyId: string,
+  signedAt: string,
+): string {
+  return JSON.stringify([
+    'tollgate-decision-v2',
+    binding.workflowId,
+    binding.approvalId,
+    binding.toolName,
+    binding.argumentsDigest,
+    decision.approved,
+    decision.approver ?? null,
+    decision.reason ?? null,
     signedAt,
     keyId,
   ]);

@@ -10,9 +10,14 @@ export const decisionSignatureSchema = z.strictObject({
   keyId: z.string().min(1).max(100),
   /** When the gateway signed (ISO 8601). */
   signedAt: z.string().min(1).max(40),
-  /** Ed25519 signature over {@link decisionSignaturePayload}, base64url. */
+  /** Ed25519 signature over {@link boundDecisionSignaturePayload} (turns before revision 5: `decisionSignaturePayload`), base64url. */
   value: z.string().min(1).max(200),
 });
 export type DecisionSignature = z.infer<typeof decisionSignatureSchema>;
 
-export { decisionSignaturePayload, type SignedDecisionFields } from './decision-signature-payload';
+export {
+  boundDecisionSignaturePayload,
+  decisionSignaturePayload,
+  type DecisionBinding,
+  type SignedDecisionFields,
+} from './decision-signature-payload';

@@ -85,8 +85,11 @@ export type { TurnEvent } from './turn-event';
 export { userText } from './user-text';
 export { errorText, executionDenied, toolResultOutputSchema, type ToolResultOutput } from './tool-result-output';
 export { canonicalJson } from './canonical-json';
+export { inputDigestOf } from './input-digest';
 export {
+  boundDecisionSignaturePayload,
   decisionSignaturePayload,
+  type DecisionBinding,
   decisionSignatureSchema,
   type DecisionSignature,
   type SignedDecisionFields,

@@ -91,7 +91,8 @@ export const turnRevisions = {
   decisionsLeavePendingAtOnce: 2,
   lastToolRunsWithNextStep: 3,
   searchAttributeFollowsDecisions: 4,
-  current: 4,
+  boundDecisionSignatures: 5,
+  current: 5,
 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */
@@ -115,6 +116,8 @@ export interface TurnSettings {
    * activities only), instead of an activity of its own.
    * 4: a decision leaves the Temporal UI's details and the conversation at once, and the search attribute at the turn's
    * next workflow task (saving a decided turn the Temporal server's visibility write while it runs).
+   * 5: a signed decision counts only when its signature binds this turn's workflow id, the approval, its tool, its
+   * arguments' digest and a time (`boundDecisionSignaturePayload`); before, the signature covered the decision alone.
    */
   revision?: number;
 }

@@ -206,7 +206,12 @@ class AgentTurn {
 
   /** Continues a halted turn from the messages its caller sent back; true when it halts again. */
   private async resume(): Promise<boolean> {
-    const resumed = await resumeFromMessages(this.input, this.workflowId, modelSteps(this.input).planResumedCalls);
+    const resumed = await resumeFromMessages(
+      this.input,
+      this.workflowId,
+      workflowInfo().runStartTime,
+      modelSteps(this.input).planResumedCalls,
+    );
     if (!resumed) return false;
     this.adopt(resumed.settings, resumed.notes);
     const opened = resumed.calls.map(({ plan, response }) => {
@@ -256,7 +261,15 @@ class AgentTurn {
     response: NonNullable<Awaited<ReturnType<TurnActivities['planResumedCalls']>>['calls'][number]['response']>,
   ): void {
     const trust = this.settings?.trust;
-    if (!response.issuedHere || (trust?.requireSigned && !response.signed)) return;
+    // An answer to a request Tollgate did not issue was noted by the activity; a person is asked again.
+    if (!response.issuedHere) return;
+    if (trust?.requireSigned && !response.signed) {
+      this.events.note('approval-decided', this.steps, {
+        approvalId,
+        detail: `not applied: the decision in the messages ${response.signatureProblem ?? 'is not signed'}; a person is asked again`,
+      });
+      return;
+    }
     const decision = {
       approvalId,
       approved: response.approved,
@@ -482,7 +495,9 @@ class AgentTurn {
   private adopt(settings: TurnSettings, notes: readonly string[]): void {
     if (!this.settings) {
       this.settings = settings;
-      this.approvals.book.trustDecisionsFrom(settings.trust);
+      this.approvals.book.trustDecisionsFrom(settings.trust, {
+        bindsSignatures: (settings.revision ?? 1) >= turnRevisions.boundDecisionSignatures,
+      });
     }
     for (const detail of notes) this.events.note('policy-note', this.steps, { detail });
   }

@@ -11,7 +11,7 @@ import type {
   ToolApprovalDecision,
 } from '../protocol';
 import { readDecision } from './read-decision';
-import { hasValidDecisionSignature } from './verify-decision-signature';
+import { hasValidDecisionSignature, signatureClockSkewMs, verifyBoundDecision } from './verify-decision-signature';
 
 /** Whether a decision can be applied: new, a harmless repeat, or refused with a cause. */
 export type DecisionCheck =
@@ -34,8 +34,13 @@ export class ApprovalBook {
   private readonly ignoredDecisions: IgnoredToolApprovalDecision[] = [];
   private ignoredDropped = 0;
   private trust: DecisionTrust = { requireSigned: false, keys: {} };
+  private bindsSignatures = true;
 
-  constructor(private readonly workflowId: string) {}
+  /** `now` is the workflow's clock in a turn (deterministic on replay); tests may pass their own. */
+  constructor(
+    private readonly workflowId: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
 
   /**
    * The book of a finished turn, rebuilt from its result, so a late decision is judged by the same
@@ -57,9 +62,13 @@ export class ApprovalBook {
     return book;
   }
 
-  /** Whose signatures make decisions count from now on. */
-  trustDecisionsFrom(trust: DecisionTrust): void {
+  /**
+   * Whose signatures make decisions count from now on. `bindsSignatures` (turns from revision 5) requires a signature
+   * bound to this turn, this approval, its tool and arguments, and a time; turns planned before check the older form.
+   */
+  trustDecisionsFrom(trust: DecisionTrust, options: { bindsSignatures: boolean } = { bindsSignatures: true }): void {
     this.trust = trust;
+    this.bindsSignatures = options.bindsSignatures;
   }
 
   /** Starts waiting for a decision on `approval`, which only those its `rights` name may decide. */
@@ -147,14 +156,31 @@ export class ApprovalBook {
         return `The decision on "${decision.approvalId}" was made for other arguments than the call has; it is not applied.`;
       }
     }
+    // A decision from messages was checked against its own binding by the activity that read the messages.
     if (!this.trust.requireSigned || via === 'message') return undefined;
     if (!decision.signature) {
       return `This worker accepts only signed decisions; decide "${decision.approvalId}" through the Tollgate gateway.`;
     }
-    if (!hasValidDecisionSignature(decision, this.trust.keys)) {
-      return `The signature on the decision for "${decision.approvalId}" does not verify; it is not applied.`;
+    if (!this.bindsSignatures) {
+      return hasValidDecisionSignature(decision, this.trust.keys)
+        ? undefined
+        : `The signature on the decision for "${decision.approvalId}" does not verify; it is not applied.`;
     }
-    return undefined;
+    const verdict = verifyBoundDecision(
+      decision,
+      {
+        workflowId: this.workflowId,
+        approvalId: approval.approvalId,
+        toolName: approval.toolName,
+        argumentsDigest: approval.inputDigest ?? '',
+      },
+      this.trust.keys,
+      {
+        notBefore: new Date(Date.parse(approval.requestedAt) - signatureClockSkewMs),
+        notAfter: new Date(this.now().getTime() + signatureClockSkewMs),
+      },
+    );
+    return verdict.valid ? undefined : `The decision on "${decision.approvalId}" is not applied: ${verdict.why}.`;
   }
 
   /** Why `decision.approver` may not make this decision, or undefined when they may. */

@@ -10,6 +10,7 @@ import type { AgentTurnInput } from '../protocol';
 export async function resumeFromMessages(
   input: AgentTurnInput,
   workflowId: string,
+  startedAt: Date,
   planResumedCalls: TurnActivities['planResumedCalls'],
 ): Promise<ResumeOutput | undefined> {
   const carriesApprovals = input.messages.some(
@@ -19,6 +20,6 @@ export async function resumeFromMessages(
   );
   if (!carriesApprovals) return undefined;
   const { messages, transcript: _transcript, ...options } = input;
-  const resumed = await planResumedCalls({ workflowId, options, messages });
+  const resumed = await planResumedCalls({ workflowId, options, messages, startedAt: startedAt.toISOString() });
   return resumed.calls.length > 0 ? resumed : undefined;
 }

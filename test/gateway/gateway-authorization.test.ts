@@ -1,7 +1,7 @@
 import type { ToolApprovalDecision } from '../../src/protocol';
 import { TollgateClient } from '../../src/client';
 import { generateDecisionKeyPair, parseDecisionPrivateKey } from '../../src/gateway/decision-signing-key';
-import { hasValidDecisionSignature } from '../../src/workflows/verify-decision-signature';
+import { verifyBoundDecision } from '../../src/workflows/verify-decision-signature';
 import {
   createTestEnvironment,
   uniqueMarker,
@@ -173,7 +173,20 @@ describe('gateway decisions', () => {
         signature: expect.any(Object),
       }),
     ]);
-    expect(hasValidDecisionSignature(sent[0]!, { 'test-key': keys.publicKey })).toBe(true);
+    const [approval] = (await environment.tollgate.state(handle.workflowId)).audit;
+    const binding = {
+      workflowId: handle.workflowId,
+      approvalId,
+      toolName: 'deleteFile',
+      argumentsDigest: approval!.inputDigest as string,
+    };
+    const window = { notBefore: new Date(Date.now() - 60_000), notAfter: new Date() };
+    expect(verifyBoundDecision(sent[0]!, binding, { 'test-key': keys.publicKey }, window)).toEqual({ valid: true });
+    // Bound to this turn: the same signature says nothing about any other.
+    expect(
+      verifyBoundDecision(sent[0]!, { ...binding, workflowId: 'turn-other' }, { 'test-key': keys.publicKey }, window)
+        .valid,
+    ).toBe(false);
   });
 
   it('answers 403, not "already decided", to someone not allowed on an approval already decided', async () => {

@@ -1,10 +1,10 @@
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { generateKeyPairSync } from 'node:crypto';
 import type { TollgateClient } from '../../src/client';
 import type { ModelServer } from '../../src/dev/model-server';
 import type { ApprovalNotifier, NotificationReceipt } from '../../src/notifications/notification-types';
 import type { OperatorPolicy } from '../../src/policy';
+import { signDecision } from '../../src/gateway/sign-decision';
 import {
-  decisionSignaturePayload,
   type ModelMessage,
   type NotificationTarget,
   type ToolApprovalDecision,
@@ -55,10 +55,11 @@ const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const keyId = 'capture-gateway';
 
 /** Signs a decision as the gateway does. The key is new each run; the history carries what the turn trusted. */
-function signed(decision: ToolApprovalDecision): ToolApprovalDecision {
-  const signedAt = new Date().toISOString();
-  const payload = Buffer.from(decisionSignaturePayload(decision, keyId, signedAt));
-  return { ...decision, signature: { keyId, signedAt, value: sign(null, payload, privateKey).toString('base64url') } };
+function signed(
+  decision: ToolApprovalDecision,
+  binding: { workflowId: string; toolName: string; argumentsDigest: string },
+): ToolApprovalDecision {
+  return signDecision(decision, binding, { keyId, privateKey });
 }
 
 const marker = (name: string) => `[v2-${name}]`;
@@ -259,8 +260,9 @@ const ruledTurns: HistoryScenario[] = [
       const { approvalId, inputDigest } = approval;
       // An unsigned signal is ignored on this worker; the signed update counts.
       await handle.signal(toolApprovalResponseSignal, { approvalId, approved: true, approver: 'bo' });
-      const decision = { approvalId, approved: true, approver: 'bo', argumentsDigest: inputDigest as string };
-      await context.tollgate.decideMany(handle.workflowId, [signed(decision)]);
+      const decision = { approvalId, approved: true, approver: 'bo' };
+      const binding = { workflowId: handle.workflowId, toolName: approval.toolName, argumentsDigest: inputDigest as string };
+      await context.tollgate.decideMany(handle.workflowId, [signed(decision, binding)]);
       await handle.result();
       await context.save(handle.workflowId);
     },

@@ -1,8 +1,9 @@
 import { WorkflowFailedError } from '@temporalio/client';
-import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { signDecision } from '../../src/gateway/sign-decision';
 import {
-  decisionSignaturePayload,
   type ModelMessage,
+  type PendingToolApproval,
   type ToolApprovalDecision,
   type ToolResultPart,
 } from '../../src/protocol';
@@ -20,11 +21,22 @@ const { tools, runs } = createTestTools();
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const keyId = 'gateway-test';
 
-/** Signs a decision as the gateway does. */
-function signed(decision: ToolApprovalDecision, key: KeyObject = privateKey): ToolApprovalDecision {
-  const signedAt = new Date().toISOString();
-  const value = sign(null, Buffer.from(decisionSignaturePayload(decision, keyId, signedAt)), key).toString('base64url');
-  return { ...decision, signature: { keyId, signedAt, value } };
+/** Signs a decision on `approval` of turn `workflowId` as the gateway does (binding defaults to the approval's own). */
+function signed(
+  workflowId: string,
+  approval: PendingToolApproval,
+  decision: Omit<ToolApprovalDecision, 'approvalId'>,
+  binding: { workflowId?: string; argumentsDigest?: string; key?: KeyObject } = {},
+): ToolApprovalDecision {
+  return signDecision(
+    { approvalId: approval.approvalId, ...decision },
+    {
+      workflowId: binding.workflowId ?? workflowId,
+      toolName: approval.toolName,
+      argumentsDigest: binding.argumentsDigest ?? (approval.inputDigest as string),
+    },
+    { keyId, privateKey: binding.key ?? privateKey },
+  );
 }
 
 function toolResults(messages: ModelMessage[]): ToolResultPart[] {
@@ -205,19 +217,30 @@ describe('agentTurn authorization', () => {
         tools,
         policy: {
           decisions: { trustedKeys: { [keyId]: publicKey.export({ format: 'jwk' }).x as string } },
-          tools: { deleteFile: { approvers: ['ana', 'bob'] } },
+          tools: { deleteFile: { approvers: ['ana', 'bob'] }, deploy: { approvers: ['ana', 'bob'], quorum: 2 } },
         },
       });
     });
     afterAll(async () => environment?.close());
 
-    async function waitingTurn(marker: string) {
+    async function waitingTurn(marker: string, toolName = 'deleteFile', approvalWait?: 'halt') {
       environment.model.scriptFor(
         marker,
-        { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: 'x' } }] },
+        {
+          toolCalls: [
+            {
+              id: `${marker}-1`,
+              name: toolName,
+              arguments: toolName === 'deploy' ? { service: 'api' } : { path: 'x' },
+            },
+          ],
+        },
         { text: 'done' },
       );
-      const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} go` }] });
+      const handle = await environment.tollgate.startTurn({
+        messages: [{ role: 'user', content: `${marker} go` }],
+        ...(approvalWait && { approvalWait }),
+      });
       const [approval] = await waitForPending(handle, 1);
       return { handle, approval: approval! };
     }
@@ -244,7 +267,7 @@ describe('agentTurn authorization', () => {
       expect(state.pending).toHaveLength(1);
       expect(runsOf(`${marker}-1`)).toHaveLength(0);
       await handle.executeUpdate(respondToToolApprovalsUpdate, {
-        args: [{ responses: [signed({ approvalId: approval.approvalId, approved: false, approver: 'ana' })] }],
+        args: [{ responses: [signed(handle.workflowId, approval, { approved: false, approver: 'ana' })] }],
       });
       await handle.result();
     });
@@ -253,7 +276,7 @@ describe('agentTurn authorization', () => {
       const marker = uniqueMarker();
       const { handle, approval } = await waitingTurn(marker);
       const tampered = {
-        ...signed({ approvalId: approval.approvalId, approved: true, approver: 'ana' }),
+        ...signed(handle.workflowId, approval, { approved: true, approver: 'ana' }),
         approver: 'bob',
       };
       await expect(
@@ -262,14 +285,7 @@ describe('agentTurn authorization', () => {
       const [recorded] = await handle.executeUpdate(respondToToolApprovalsUpdate, {
         args: [
           {
-            responses: [
-              signed({
-                approvalId: approval.approvalId,
-                approved: true,
-                approver: 'bob',
-                argumentsDigest: approval.inputDigest as string,
-              }),
-            ],
+            responses: [signed(handle.workflowId, approval, { approved: true, approver: 'bob' })],
           },
         ],
       });
@@ -281,20 +297,128 @@ describe('agentTurn authorization', () => {
     it('refuses a signed decision made for other arguments than the call has', async () => {
       const marker = uniqueMarker();
       const { handle, approval } = await waitingTurn(marker);
-      const other = signed({
-        approvalId: approval.approvalId,
-        approved: true,
-        approver: 'bob',
-        argumentsDigest: 'AAAA',
-      });
+      const other = signed(
+        handle.workflowId,
+        approval,
+        { approved: true, approver: 'bob' },
+        { argumentsDigest: 'AAAA' },
+      );
       await expect(
         handle.executeUpdate(respondToToolApprovalsUpdate, { args: [{ responses: [other] }] }),
       ).rejects.toMatchObject({ cause: { message: expect.stringMatching(/other arguments/) } });
       await handle.executeUpdate(respondToToolApprovalsUpdate, {
-        args: [{ responses: [signed({ approvalId: approval.approvalId, approved: false, approver: 'bob' })] }],
+        args: [{ responses: [signed(handle.workflowId, approval, { approved: false, approver: 'bob' })] }],
       });
       await handle.result();
       expect(runsOf(`${marker}-1`)).toHaveLength(0);
+    });
+
+    it("refuses another turn's signed decision, by update and by signal, and runs nothing on it", async () => {
+      const first = await waitingTurn(uniqueMarker());
+      const genuine = signed(first.handle.workflowId, first.approval, { approved: true, approver: 'ana' });
+      await first.handle.executeUpdate(respondToToolApprovalsUpdate, { args: [{ responses: [genuine] }] });
+      expect((await first.handle.result()).status).toBe('completed');
+      // The same tool and arguments in another turn: the genuine decision, replayed with that turn's approvalId.
+      const marker = uniqueMarker();
+      const second = await waitingTurn(marker);
+      const replayed = { ...genuine, approvalId: second.approval.approvalId };
+      await expect(
+        second.handle.executeUpdate(respondToToolApprovalsUpdate, { args: [{ responses: [replayed] }] }),
+      ).rejects.toMatchObject({
+        cause: { message: expect.stringMatching(/made for another turn, approval, tool or arguments/) },
+      });
+      await second.handle.signal(toolApprovalResponseSignal, replayed);
+      const state = await waitFor(
+        () => environment.tollgate.state(second.handle.workflowId),
+        (turn) => turn.ignoredDecisions.length === 1,
+      );
+      expect(state.ignoredDecisions[0]).toMatchObject({ cause: 'forbidden' });
+      expect(state.pending).toHaveLength(1);
+      expect(runsOf(`${marker}-1`)).toHaveLength(0);
+      await second.handle.executeUpdate(respondToToolApprovalsUpdate, {
+        args: [
+          { responses: [signed(second.handle.workflowId, second.approval, { approved: false, approver: 'bob' })] },
+        ],
+      });
+      await second.handle.result();
+      expect(runsOf(`${marker}-1`)).toHaveLength(0);
+    });
+
+    it("counts a vote once: another turn's vote and a repeat of one's own add nothing to a quorum", async () => {
+      const other = await waitingTurn(uniqueMarker(), 'deploy');
+      const marker = uniqueMarker();
+      const { handle, approval } = await waitingTurn(marker, 'deploy');
+      const fromOther = signed(other.handle.workflowId, other.approval, { approved: true, approver: 'ana' });
+      await expect(
+        handle.executeUpdate(respondToToolApprovalsUpdate, {
+          args: [{ responses: [{ ...fromOther, approvalId: approval.approvalId }] }],
+        }),
+      ).rejects.toThrow();
+      const vote = signed(handle.workflowId, approval, { approved: true, approver: 'ana' });
+      const [first] = await handle.executeUpdate(respondToToolApprovalsUpdate, { args: [{ responses: [vote] }] });
+      expect(first).toMatchObject({ decision: 'awaiting-quorum', outcome: 'vote-recorded' });
+      const [again] = await handle.executeUpdate(respondToToolApprovalsUpdate, { args: [{ responses: [vote] }] });
+      expect(again).toMatchObject({ decision: 'awaiting-quorum', outcome: 'repeat' });
+      expect((await environment.tollgate.state(handle.workflowId)).pending[0]?.votes).toHaveLength(1);
+      expect(runsOf(`${marker}-1`)).toHaveLength(0);
+      const [granted] = await handle.executeUpdate(respondToToolApprovalsUpdate, {
+        args: [{ responses: [signed(handle.workflowId, approval, { approved: true, approver: 'bob' })] }],
+      });
+      expect(granted).toMatchObject({ decision: 'approved', outcome: 'recorded' });
+      expect((await handle.result()).status).toBe('completed');
+      expect(runsOf(`${marker}-1`)).toHaveLength(1);
+      await other.handle.executeUpdate(respondToToolApprovalsUpdate, {
+        args: [{ responses: [signed(other.handle.workflowId, other.approval, { approved: false, approver: 'ana' })] }],
+      });
+    });
+
+    it('applies a decision in the messages only in the turn it was signed for', async () => {
+      const marker = uniqueMarker();
+      const halted = await waitingTurn(marker, 'deleteFile', 'halt');
+      const result = await halted.handle.result();
+      expect(result.status).toBe('awaiting-approval');
+      const continuation = (workflowId: string): ModelMessage[] => {
+        const decision = signed(workflowId, halted.approval, { approved: true, approver: 'ana' });
+        return [
+          { role: 'user', content: `${marker} go` },
+          ...result.messages,
+          {
+            role: 'tool',
+            content: [
+              {
+                type: 'tool-approval-response',
+                approvalId: halted.approval.approvalId,
+                approved: true,
+                providerOptions: {
+                  tollgate: {
+                    approver: 'ana',
+                    argumentsDigest: decision.argumentsDigest!,
+                    signature: decision.signature!,
+                  },
+                },
+              },
+            ],
+          },
+        ];
+      };
+      // Signed for turn "B", sent as turn "C": the decision counts for nothing there and a person is asked again.
+      const boundTo = `${marker}-B`;
+      const elsewhere = await environment.tollgate.startTurn(
+        { messages: continuation(boundTo), approvalWait: 'halt' },
+        { workflowId: `${marker}-C` },
+      );
+      const refused = await elsewhere.result();
+      expect(refused.status).toBe('awaiting-approval');
+      expect(runsOf(`${marker}-1`)).toHaveLength(0);
+      const events = await environment.tollgate.turn(elsewhere.workflowId).query('agentTurnEvents');
+      expect(JSON.stringify(events)).toMatch(/not applied: the decision in the messages its signature does not verify/);
+      // In the turn it was signed for, it counts.
+      const bound = await environment.tollgate.startTurn(
+        { messages: continuation(boundTo), approvalWait: 'halt' },
+        { workflowId: boundTo },
+      );
+      expect((await bound.result()).status).toBe('completed');
+      expect(runsOf(`${marker}-1`)).toHaveLength(1);
     });
   });
 });
