@@ -85,7 +85,7 @@ export type DecisionOutcome = 'recorded' | 'repeat' | 'vote-recorded';
 export type RecordedDecision = ToolApprovalAuditEntry & { outcome: DecisionOutcome };
 
 /** Why a decision was not applied. */
-export type IgnoredDecisionCause = 'conflict' | 'unknown-approval' | 'expired' | 'invalid' | 'forbidden';
+export type IgnoredDecisionCause = 'conflict' | 'unknown-approval' | 'expired' | 'invalid' | 'forbidden' | 'replayed';
 
 /** A decision that arrived by signal and was not applied; kept so nothing sent is lost. */
 export interface IgnoredToolApprovalDecision {

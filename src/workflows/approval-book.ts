@@ -15,7 +15,8 @@ import { hasValidDecisionSignature, signatureClockSkewMs, verifyBoundDecision } 
 
 /** Whether a decision can be applied: new, a harmless repeat, or refused with a cause. */
 export type DecisionCheck =
-  { accepted: true; repeat: boolean } | { accepted: false; cause: IgnoredDecisionCause; message: string };
+  | { accepted: true; repeat: boolean }
+  | { accepted: false; cause: Exclude<IgnoredDecisionCause, 'replayed'>; message: string };
 
 /** Ignored decisions kept in full; beyond this only a count is kept, so junk cannot grow a turn. */
 const maxIgnoredKept = 50;
@@ -272,6 +273,16 @@ export class ApprovalBook {
     const check = this.check(decision, 'signal');
     if (!check.accepted) {
       this.ignore(payload, check.cause, check.message, now);
+      return;
+    }
+    if (check.repeat && decision.signature) {
+      // Changes nothing either way; kept so that a signed decision sent again shows as what it is.
+      this.ignore(
+        payload,
+        'replayed',
+        `This signed decision on "${decision.approvalId}" by ${decision.approver ?? 'an unnamed approver'} was already counted; a decision counts once.`,
+        now,
+      );
       return;
     }
     this.apply(decision, 'signal', now);

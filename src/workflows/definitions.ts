@@ -56,6 +56,7 @@ export const decisionErrorTypes = {
   conflict: 'ConflictingDecision',
   expired: 'ApprovalExpired',
   forbidden: 'ApproverNotAllowed',
+  replayed: 'ReplayedDecision',
 } as const;
 
 /** Error types of a rejected `submitToolOutput`. */

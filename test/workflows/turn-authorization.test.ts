@@ -359,7 +359,13 @@ describe('agentTurn authorization', () => {
       expect(first).toMatchObject({ decision: 'awaiting-quorum', outcome: 'vote-recorded' });
       const [again] = await handle.executeUpdate(respondToToolApprovalsUpdate, { args: [{ responses: [vote] }] });
       expect(again).toMatchObject({ decision: 'awaiting-quorum', outcome: 'repeat' });
-      expect((await environment.tollgate.state(handle.workflowId)).pending[0]?.votes).toHaveLength(1);
+      await handle.signal(toolApprovalResponseSignal, vote);
+      const replayed = await waitFor(
+        () => environment.tollgate.state(handle.workflowId),
+        (turn) => turn.ignoredDecisions.length === 1,
+      );
+      expect(replayed.ignoredDecisions[0]).toMatchObject({ cause: 'replayed' });
+      expect(replayed.pending[0]?.votes).toHaveLength(1);
       expect(runsOf(`${marker}-1`)).toHaveLength(0);
       const [granted] = await handle.executeUpdate(respondToToolApprovalsUpdate, {
         args: [{ responses: [signed(handle.workflowId, approval, { approved: true, approver: 'bob' })] }],
