@@ -105,8 +105,8 @@ export default tseslint.config(
     },
   },
   {
-    // The frozen v1 code and the lazily loaded schema checks are the only workflow modules that build schemas.
-    files: ['src/workflows/legacy/**/*.ts', 'src/workflows/schema-checks.ts'],
+    // The lazily loaded schema checks are the only workflow module that builds schemas.
+    files: ['src/workflows/schema-checks.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
 );
