@@ -61,7 +61,10 @@ export default tseslint.config(
     files: ['**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
     plugins: { import: importPlugin },
-    settings: { 'import/resolver': { node: { extensions: ['.ts', '.js'] } } },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.js'] } },
+      'import/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -105,8 +108,8 @@ export default tseslint.config(
     },
   },
   {
-    // The frozen v1 code and the lazily loaded schema checks are the only workflow modules that build schemas.
-    files: ['src/workflows/legacy/**/*.ts', 'src/workflows/schema-checks.ts'],
+    // The lazily loaded schema checks are the only workflow module that builds schemas.
+    files: ['src/workflows/schema-checks.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
 );

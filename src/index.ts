@@ -35,10 +35,7 @@ export {
 export { contentStoreFromEnvironment, FileContentStore, type ContentStore } from './store';
 export { defineTool, type Tool, type ToolDefinition } from './tools';
 export { createWorkspaceTools } from './tools/workspace';
-export { isV1TurnsConflict, V1TurnsConflict } from './versioning/check-v1-turns';
-export { v1TurnsFromEnvironment } from './versioning/v1-turns-setting';
 export { createTollgateWorker, tollgateWorkflowBundleOptions, type TollgateWorkerOptions } from './worker';
-export type { V1Turns } from './workflows/turn-version';
 export {
   agentTurnEventsQuery,
   agentTurnStateQuery,

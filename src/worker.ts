@@ -14,28 +14,19 @@ import { createWorkspaceTools } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
 import { notifiersFromEnvironment } from './notifications/notifiers-from-environment';
 import type { Tool } from './tools';
-import { checkV1Turns } from './versioning/check-v1-turns';
-import { v1TurnsFromEnvironment } from './versioning/v1-turns-setting';
-import type { V1Turns } from './workflows/turn-version';
 
 /**
  * How Tollgate's workflows are bundled; use these when you prebuild a bundle for `workflowBundle`.
  * The workflow modules are preloaded: with the reusable V8 context (the SDK's default), a module
  * that is not preloaded is evaluated again for every workflow and kept while the workflow is cached.
  * Ours keep no state in module scope, so one shared copy serves every turn and conversation; the few
- * that hold zod (the frozen v1 code, input checks) are loaded lazily and stay per workflow.
- *
- * `v1Turns` (default `retired`) picks the entry: `run` bundles the workflows that still finish turns and
- * conversations started before `turn-v2` on the v1 code. Bundle with the worker's own `v1Turns`.
+ * that hold zod (the input checks) are loaded lazily and stay per workflow.
  *
  * @example
- * const { code } = await bundleWorkflowCode(tollgateWorkflowBundleOptions({ v1Turns: 'retired' }));
+ * const { code } = await bundleWorkflowCode(tollgateWorkflowBundleOptions());
  */
-export function tollgateWorkflowBundleOptions(
-  options: { v1Turns?: V1Turns } = {},
-): Pick<BundleOptions, 'workflowsPath' | 'preloadModules'> {
-  const workflowsPath =
-    options.v1Turns === 'run' ? require.resolve('./workflows/with-v1-turns') : require.resolve('./workflows');
+export function tollgateWorkflowBundleOptions(): Pick<BundleOptions, 'workflowsPath' | 'preloadModules'> {
+  const workflowsPath = require.resolve('./workflows');
   return { workflowsPath, preloadModules: [workflowsPath] };
 }
 
@@ -62,23 +53,8 @@ export interface TollgateWorkerOptions {
   /** Timeouts and attempts for the turn's model steps, tool runs and notices, where Tollgate's defaults do not fit. */
   activityLimits?: TurnActivityLimits;
   /**
-   * Whether turns and conversations started before `turn-v2` still run here: `run` finishes them on the frozen
-   * v1 code, and every new execution records the `turn-v2` marker (2 history events); `retired` (the default)
-   * has no v1 code and records no marker. Default: `TOLLGATE_V1_TURNS`, else `retired`. Never mix the two on a
-   * task queue; the start-up check (`v1TurnsCheck`) refuses a mode that running executions cannot take.
-   */
-  v1Turns?: V1Turns;
-  /**
-   * Checks before the worker starts that the executions running on its task queue suit `v1Turns` (one
-   * visibility listing and at most a few short history reads). Needs the rights to list workflows and read
-   * histories in the namespace; `false` skips it, for callers without them, who must then keep modes apart
-   * themselves. Default: true.
-   */
-  v1TurnsCheck?: boolean;
-  /**
    * A prebuilt workflow bundle (tests build it once), used as given: build it with
-   * `tollgateWorkflowBundleOptions({ v1Turns })` for this worker's `v1Turns`. The workflow sources are bundled
-   * otherwise.
+   * `tollgateWorkflowBundleOptions()`. The workflow sources are bundled otherwise.
    */
   workflowBundle?: WorkerOptions['workflowBundle'];
   /** Passed through to `Worker.create`. */
@@ -86,8 +62,7 @@ export interface TollgateWorkerOptions {
 }
 
 /**
- * Creates a worker that runs `agentTurn` workflows and the activities for `tools`. It refuses to start
- * (`V1TurnsConflict`) when its `v1Turns` mode does not suit the executions running on its task queue.
+ * Creates a worker that runs `agentTurn` workflows and the activities for `tools`.
  *
  * @example
  * const worker = await createTollgateWorker({ connection, taskQueue: 'tollgate', tools, model });
@@ -95,15 +70,10 @@ export interface TollgateWorkerOptions {
  */
 export async function createTollgateWorker(options: TollgateWorkerOptions): Promise<Worker> {
   const approvalSecret = options.approvalSecret ?? process.env.TOLLGATE_APPROVAL_SECRET;
-  const v1Turns = options.v1Turns ?? v1TurnsFromEnvironment();
-  const namespace = options.namespace ?? 'default';
-  if (options.v1TurnsCheck !== false) {
-    await checkV1Turns({ connection: options.connection, namespace, taskQueue: options.taskQueue, v1Turns });
-  }
-  const bundling = tollgateWorkflowBundleOptions({ v1Turns });
+  const bundling = tollgateWorkflowBundleOptions();
   return Worker.create({
     connection: options.connection,
-    namespace,
+    namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue,
     activities: createActivities({
       tools: options.tools,

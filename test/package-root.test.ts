@@ -1,6 +1,5 @@
 import * as tollgate from '../src';
 import * as workflows from '../src/workflows';
-import * as workflowsWithV1Turns from '../src/workflows/with-v1-turns';
 
 describe('the package root', () => {
   it('exports what a service needs to run a worker, start turns and decide, by name', () => {
@@ -26,10 +25,5 @@ describe('the package root', () => {
       'supersedeTurnSignal',
       'toolApprovalResponseSignal',
     ]);
-  });
-
-  it('gives the worker that still runs v1 turns the same workflow types', () => {
-    // Temporal takes the export name as the workflow type: both entries must use the same names.
-    expect(Object.keys(workflowsWithV1Turns).sort()).toEqual(Object.keys(workflows).sort());
   });
 });

@@ -43,26 +43,18 @@ export interface ModelStepResult {
   finishReason: string;
 }
 
-/** Input of `inspectToolCalls`. */
-export interface InspectToolCallsInput {
-  calls: ToolCallPart[];
-  /** The messages the model saw, for `needsApproval` functions. */
-  messages: ModelMessage[];
-  /** The tools this turn offered. */
-  tools: string[];
-}
-
-/** Whether a call may go on, and for tools with a per-call rule whether it needs approval. */
-export type ToolCallInspection =
-  | { toolCallId: string; status: 'invalid'; error: string }
-  | { toolCallId: string; status: 'valid'; needsApproval?: boolean };
-
 /** Input of `executeTool`. */
 export interface ExecuteToolInput {
   toolCallId: string;
   toolName: string;
   input: unknown;
 }
+
+/**
+ * Runs one tool call inside the activity that called it (it heartbeats that activity). Tool errors come back as
+ * `error-text` outputs.
+ */
+export type ExecuteTool = (input: ExecuteToolInput) => Promise<ToolResultOutput>;
 
 /** A call that asks for approval, as an in-process policy sees it. */
 export interface ToolApprovalPolicyRequest {
@@ -78,17 +70,10 @@ export interface ToolApprovalPolicyRequest {
 export type ToolApprovalPolicyAnswer =
   'approve' | 'deny' | 'ask' | { decision: 'approve' | 'deny' | 'ask'; reason?: string };
 
-/** A worker's `onToolApproval` rule, run as an activity before anyone is asked. */
+/** A worker's `onToolApproval` rule, run in the model step before anyone is asked. */
 export type ToolApprovalPolicy = (
   request: ToolApprovalPolicyRequest,
 ) => ToolApprovalPolicyAnswer | Promise<ToolApprovalPolicyAnswer>;
-
-/** What `decideByPolicy` returns for one request. */
-export interface ToolApprovalPolicyDecision {
-  approvalId: string;
-  decision: 'approve' | 'deny' | 'ask';
-  reason?: string;
-}
 
 /** Input of `validateToolOutput`: what a client submitted for a client-executed tool. */
 export interface ValidateToolOutputInput {
@@ -108,18 +93,8 @@ export interface NotifyApprovalInput {
   decision?: ToolApprovalAuditEntry;
 }
 
-/** The activities the `agentTurn` workflow calls. */
+/** The activities the `agentTurn` workflow calls besides its turn activities (./turn-activity-types). */
 export interface TollgateActivities {
-  /** The manifest of the turn's tools; an unknown name fails the turn with a clear error. */
-  describeTools(names?: string[]): Promise<ToolManifestEntry[]>;
-  /** One model call. */
-  callModel(input: CallModelInput): Promise<ModelStepResult>;
-  /** Validates calls against the tools' schemas and runs per-call approval rules. */
-  inspectToolCalls(input: InspectToolCallsInput): Promise<ToolCallInspection[]>;
-  /** Runs one tool call. Tool errors come back as `error-text` outputs. */
-  executeTool(input: ExecuteToolInput): Promise<ToolResultOutput>;
-  /** Runs the worker's `onToolApproval` policy (all `ask` when it has none). */
-  decideByPolicy(requests: ToolApprovalPolicyRequest[]): Promise<ToolApprovalPolicyDecision[]>;
   /** Tells people about an approval: asks, reminds, or shows the outcome. Returns what to update later. */
   notifyApproval(input: NotifyApprovalInput): Promise<NotificationReceipt | null>;
   /** Checks a client's output against the tool's output schema and turns it into a result output. */

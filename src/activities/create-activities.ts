@@ -51,18 +51,16 @@ export function createActivities(options: {
   const client = new OpenAI({ baseURL: options.model.baseURL, apiKey: options.model.apiKey, maxRetries: 0 });
   const registry = new ToolRegistry(options.tools);
   const callModel = callModelThrough({ client, defaultModel: options.model.model });
-  // Turns started before the current turn code still call the v1 activities; they stay registered.
-  const legacy = createToolActivities(registry, options.onToolApproval);
+  const { executeTool, validateToolOutput } = createToolActivities(registry);
   return {
-    callModel,
-    ...legacy,
+    validateToolOutput,
     notifyApproval: createNotifyApproval(options.notifiers ?? []),
     ...createTurnActivities({
       registry,
       store: options.store,
       policy: options.policy ?? {},
       callModel,
-      executeTool: legacy.executeTool,
+      executeTool,
       ...(options.approvalSecret !== undefined && { approvalSecret: options.approvalSecret }),
       ...(options.onToolApproval && { onToolApproval: options.onToolApproval }),
       ...(options.activityLimits && { activityLimits: options.activityLimits }),

@@ -1,16 +1,14 @@
 export type {
   CallModelInput,
+  ExecuteTool,
   ExecuteToolInput,
-  InspectToolCallsInput,
   InvalidToolCall,
   ModelStepResult,
   TollgateActivities,
   ToolApprovalPolicy,
   ToolApprovalPolicyAnswer,
-  ToolApprovalPolicyDecision,
   ToolApprovalPolicyRequest,
   ValidateToolOutputInput,
-  ToolCallInspection,
 } from './activity-types';
 export { createActivities, modelSettingsFromEnvironment, type ModelSettingsFromEnvironment } from './create-activities';
 export { classifyModelError } from './model-errors';

@@ -1,70 +1,19 @@
 import { Context } from '@temporalio/activity';
-import { ApplicationFailure } from '@temporalio/common';
 import { z } from 'zod';
 import { errorText, type ToolResultOutput } from '../protocol';
 import type { ToolRegistry } from '../tools';
-import type {
-  ExecuteToolInput,
-  InspectToolCallsInput,
-  TollgateActivities,
-  ToolApprovalPolicy,
-  ToolCallInspection,
-  ValidateToolOutputInput,
-} from './activity-types';
+import type { ExecuteTool, ExecuteToolInput, TollgateActivities, ValidateToolOutputInput } from './activity-types';
 
 const heartbeatIntervalMs = 5_000;
 
-/** The activities that describe, check and run the worker's tools. */
+/**
+ * What runs the worker's tools: `executeTool`, which the turn's tool activities call, and the
+ * `validateToolOutput` activity, which checks a client tool's output.
+ */
 export function createToolActivities(
   registry: ToolRegistry,
-  policy?: ToolApprovalPolicy,
-): Omit<TollgateActivities, 'callModel' | 'notifyApproval'> {
+): { executeTool: ExecuteTool } & Pick<TollgateActivities, 'validateToolOutput'> {
   return {
-    async describeTools(names) {
-      try {
-        return registry.manifest(names);
-      } catch (error) {
-        // A turn that names a tool the worker lacks is the caller's mistake: fail it clearly, once.
-        throw ApplicationFailure.nonRetryable((error as Error).message, 'UnknownTool');
-      }
-    },
-
-    async inspectToolCalls({ calls, messages, tools }: InspectToolCallsInput): Promise<ToolCallInspection[]> {
-      const offered = new Set(tools);
-      return Promise.all(
-        calls.map(async (call): Promise<ToolCallInspection> => {
-          const tool = offered.has(call.toolName) ? registry.get(call.toolName) : undefined;
-          if (!tool) {
-            return {
-              toolCallId: call.toolCallId,
-              status: 'invalid',
-              error: `Unknown tool "${call.toolName}". Available tools: ${tools.join(', ') || 'none'}.`,
-            };
-          }
-          const parsed = tool.inputSchema.safeParse(call.input);
-          if (!parsed.success) {
-            return {
-              toolCallId: call.toolCallId,
-              status: 'invalid',
-              error: `Invalid input for tool "${call.toolName}":\n${z.prettifyError(parsed.error)}`,
-            };
-          }
-          if (typeof tool.needsApproval !== 'function') return { toolCallId: call.toolCallId, status: 'valid' };
-          try {
-            const needsApproval = await tool.needsApproval(parsed.data, { toolCallId: call.toolCallId, messages });
-            return { toolCallId: call.toolCallId, status: 'valid', needsApproval: needsApproval === true };
-          } catch (error) {
-            // A rule that cannot answer must not wave a call through: ask a person instead.
-            Context.current().log.warn('needsApproval threw; asking for approval', {
-              toolName: call.toolName,
-              error: (error as Error).message,
-            });
-            return { toolCallId: call.toolCallId, status: 'valid', needsApproval: true };
-          }
-        }),
-      );
-    },
-
     async executeTool({ toolCallId, toolName, input }: ExecuteToolInput): Promise<ToolResultOutput> {
       const tool = registry.get(toolName);
       if (!tool) return errorText(`Unknown tool "${toolName}".`);
@@ -95,21 +44,6 @@ export function createToolActivities(
       } finally {
         clearInterval(heartbeat);
       }
-    },
-
-    async decideByPolicy(requests) {
-      return Promise.all(
-        requests.map(async (request) => {
-          if (!policy) return { approvalId: request.approvalId, decision: 'ask' as const };
-          const answer = await policy(request);
-          const { decision, reason } = typeof answer === 'string' ? { decision: answer, reason: undefined } : answer;
-          if (decision !== 'approve' && decision !== 'deny' && decision !== 'ask') {
-            // A policy that answers nonsense must not decide: leave it to a person.
-            return { approvalId: request.approvalId, decision: 'ask' as const };
-          }
-          return { approvalId: request.approvalId, decision, ...(reason !== undefined && { reason }) };
-        }),
-      );
     },
 
     async validateToolOutput({ toolName, output, error }: ValidateToolOutputInput) {

@@ -21,7 +21,7 @@ import type { OperatorPolicy } from '../policy';
 import { appendTranscript, readTranscript, resolveStoredContent, storeLargeOutput, type ContentStore } from '../store';
 import type { ToolRegistry } from '../tools';
 import { signatureClockSkewMs, verifyBoundDecision } from '../workflows/verify-decision-signature';
-import type { TollgateActivities, ToolApprovalPolicy } from './activity-types';
+import type { ExecuteTool, ToolApprovalPolicy } from './activity-types';
 import type { ModelCall } from './call-model';
 import { inputDigestOf, verifyToolApproval } from './approval-signature';
 import { issueApproval, planToolCalls, type PlanningContext } from './plan-tool-calls';
@@ -47,7 +47,7 @@ export interface TurnActivityDependencies {
   store: ContentStore;
   policy: OperatorPolicy;
   callModel: ModelCall;
-  executeTool: TollgateActivities['executeTool'];
+  executeTool: ExecuteTool;
   /** HMAC secret for approval requests, in the AI SDK's format. */
   approvalSecret?: string;
   onToolApproval?: ToolApprovalPolicy;

@@ -28,8 +28,6 @@ export const conversationInputSchema = z.strictObject({
   onMessageWhilePending: z.enum(['wait', 'supersede']).optional(),
   /** Continue as new after this many turns in one run (Temporal's own suggestion also counts). */
   continueAsNewAfterTurns: z.number().int().min(1).optional(),
-  /** Carried over by continue-as-new from conversations started before the content store: the history so far. */
-  history: z.array(modelMessageSchema).optional(),
   /** Carried over by continue-as-new: the conversation in Tollgate's content store. */
   transcript: z.strictObject({ head: z.string().optional(), tail: z.array(modelMessageSchema) }).optional(),
   /** Carried over by continue-as-new: the most recent messages, for the state query. */

@@ -35,14 +35,13 @@ import {
   pendingToolApprovalsQuery,
   supersedeTurnSignal,
 } from './definitions';
-import { loadAgentTurnV1 } from './load-lazily';
 import { registerDecisionHandlers } from './register-decision-handlers';
 import { resumeFromMessages } from './resume-from-messages';
 import { TurnApprovals } from './turn-approvals';
 import { TurnEventLog } from './turn-event-log';
 import { TurnNotices } from './turn-notices';
 import { TurnVisibility } from './turn-visibility';
-import { patches, runsV2 } from './turn-version';
+import { answerRetiredPatch, retiredPatches } from './retired-patches';
 
 /** How long one model step may take unless the worker's owner says otherwise. */
 const modelStepStartToCloseMs = 180_000;
@@ -110,16 +109,7 @@ type Settled = ToolResultPart | undefined | typeof withNextStep;
  * });
  */
 export async function agentTurn(input: AgentTurnInput): Promise<AgentTurnResult> {
-  runsV2(patches.turnV2, 'retired');
-  return new AgentTurn(input).run();
-}
-
-/**
- * `agentTurn` for a worker that still finishes turns started before `turn-v2` on the frozen v1 code
- * (`v1Turns: 'run'`); `./with-v1-turns` exports it under the workflow type `agentTurn`.
- */
-export async function agentTurnWithV1Turns(input: AgentTurnInput): Promise<AgentTurnResult> {
-  if (!runsV2(patches.turnV2, 'run')) return loadAgentTurnV1().agentTurnV1(input);
+  answerRetiredPatch(retiredPatches.turn);
   return new AgentTurn(input).run();
 }
 

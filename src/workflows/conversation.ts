@@ -24,8 +24,8 @@ import {
   supersedeTurnSignal,
   turnPendingApprovalsSignal,
 } from './definitions';
-import { loadConversationV1, loadSchemaChecks } from './load-lazily';
-import { patches, runsV2 } from './turn-version';
+import { loadSchemaChecks } from './load-schema-checks';
+import { answerRetiredPatch, retiredPatches } from './retired-patches';
 
 /** The reason pending calls are denied with when a new message supersedes them. */
 export const supersededReason = 'superseded by a new message';
@@ -44,24 +44,10 @@ const recentMessagesKept = 100;
  * await tollgate.sendMessage('chat-1', { content: 'run ls' }, { onMessageWhilePending: 'wait' });
  */
 export async function conversation(input: ConversationInput = {}): Promise<void> {
-  runsV2(patches.conversationV2, 'retired');
-  return runConversation(input);
-}
-
-/**
- * `conversation` for a worker that still finishes conversations started before `conversation-v2` on the
- * frozen v1 code (`v1Turns: 'run'`); `./with-v1-turns` exports it under the workflow type `conversation`.
- */
-export async function conversationWithV1Turns(input: ConversationInput = {}): Promise<void> {
-  if (!runsV2(patches.conversationV2, 'run')) return loadConversationV1().conversationV1(input);
-  return runConversation(input);
-}
-
-async function runConversation(input: ConversationInput): Promise<void> {
+  answerRetiredPatch(retiredPatches.conversation);
   const conversationId = workflowInfo().workflowId;
-  // A conversation that continued as new from the first version carries its history inline.
-  let transcript: TranscriptPointer = input.transcript ?? { tail: [...(input.history ?? [])] };
-  const recent: ModelMessage[] = [...(input.recent ?? input.history?.slice(-recentMessagesKept) ?? [])];
+  let transcript: TranscriptPointer = input.transcript ?? { tail: [] };
+  const recent: ModelMessage[] = [...(input.recent ?? [])];
   let turnCount = input.turnCount ?? 0;
   const queued: Array<SendMessageInput & { turnId: string }> = [];
   // Turn numbers are given out in order: the running turn is number `turnCount`, the queue follows it.

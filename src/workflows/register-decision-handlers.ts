@@ -15,7 +15,7 @@ import {
   toolApprovalResponseSignal,
   toolOutputErrorTypes,
 } from './definitions';
-import { loadSchemaChecks } from './load-lazily';
+import { loadSchemaChecks } from './load-schema-checks';
 import { readDecision } from './read-decision';
 
 /** Most decisions one update may carry. */

@@ -6,9 +6,9 @@
 //   npx tsx test/histories/capture-histories.ts quorum notices  # only these
 //
 // Existing files are never overwritten: they hold histories of older code, which is the point.
-// The `agent-turn-*` and `conversation-continued` files are v1 histories, captured by this script's
-// first version (before the `turn-v2` patch); today's code writes v2 histories, so they cannot be
-// captured again. The `retired-*` files come from a worker with v1 turns retired (no `turn-v2` marker).
+// The `v2-*` files hold the `turn-v2` (or `conversation-v2`) patch marker: a pre-release worker recorded it in
+// every execution it started. Today's code records none, so one captured again comes without it, and the
+// marker stays covered only as long as some committed file holds it (the replay test checks that).
 // A workflow id is its file name, with `/` written as `%2F`.
 import { Client, Connection } from '@temporalio/client';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
@@ -22,7 +22,6 @@ import { startModelServer } from '../../src/dev/model-server';
 import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
 import { FileContentStore } from '../../src/store/file-content-store';
 import { createTollgateWorker, tollgateWorkflowBundleOptions } from '../../src/worker';
-import type { V1Turns } from '../../src/workflows/turn-version';
 import { testApprovalSecret } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 import { historyScenarios, RecordingNotifier, type HistoryScenario } from './history-scenarios';
@@ -56,26 +55,14 @@ async function main(): Promise<void> {
   const connection = await Connection.connect({ address: server.address });
   const nativeConnection = await NativeConnection.connect({ address: server.address });
   try {
-    // The bundle of each `v1Turns` mode a scenario asks for, built once.
-    const bundles = new Map<V1Turns, Promise<string>>();
-    const bundleFor = (v1Turns: V1Turns) => {
-      if (!bundles.has(v1Turns)) {
-        const { workflowsPath } = tollgateWorkflowBundleOptions({ v1Turns });
-        bundles.set(
-          v1Turns,
-          bundleWorkflowCode({ workflowsPath }).then(({ code }) => code),
-        );
-      }
-      return bundles.get(v1Turns) as Promise<string>;
-    };
+    // One bundle for every scenario's worker, built once.
+    const { code } = await bundleWorkflowCode({ workflowsPath: tollgateWorkflowBundleOptions().workflowsPath });
     const client = new Client({ connection });
     for (const scenario of scenarios) {
       // A worker per scenario, on a task queue of its own, with the operator's rules the path needs.
       const taskQueue = `capture-${scenario.name}`;
       const notifier = new RecordingNotifier();
-      const v1Turns = scenario.worker?.v1Turns ?? 'run';
       const worker = await createTollgateWorker({
-        v1Turns,
         connection: nativeConnection,
         taskQueue,
         tools: createTestTools().tools,
@@ -88,7 +75,7 @@ async function main(): Promise<void> {
         approvalSecret: testApprovalSecret,
         store: new FileContentStore(store),
         model: { baseURL: model.baseURL, apiKey: 'capture', model: 'tollgate-scripted' },
-        workflowBundle: { code: await bundleFor(v1Turns) },
+        workflowBundle: { code },
         workerOptions: { shutdownGraceTime: '1s' },
       });
       const tollgate = new TollgateClient(client, taskQueue, undefined, new FileContentStore(store));

@@ -11,7 +11,6 @@ import {
   type ToolApprovalRequestPart,
 } from '../../src/protocol';
 import { toolApprovalResponseSignal } from '../../src/workflows/definitions';
-import type { V1Turns } from '../../src/workflows/turn-version';
 import { waitFor, waitForPending } from '../support/test-environment';
 
 /** What a scenario drives its workflows with: a worker of its own is running for it. */
@@ -25,15 +24,12 @@ export interface CaptureContext {
 
 /** One path a turn can take, and how to drive a turn down it. */
 export interface HistoryScenario {
-  /** Name on the command line; the files are `v2-<name>…`. */
+  /** Name on the command line. */
   name: string;
-  /** Workflow ids it saves; it is skipped when all of their files exist. */
+  /** Workflow ids it saves (the file names); it is skipped when all of their files exist. */
   saves: string[];
-  /**
-   * The worker's operator policy and turn-policy callback for this path, and its `v1Turns` mode: `run` (the
-   * default here, how the `v2-*` histories were captured: with the `turn-v2` marker) or `retired` (no marker).
-   */
-  worker?: { policy?: OperatorPolicy; onToolApproval?: 'deny-deploy'; v1Turns?: V1Turns };
+  /** The worker's operator policy and turn-policy callback for this path. */
+  worker?: { policy?: OperatorPolicy; onToolApproval?: 'deny-deploy' };
   run(context: CaptureContext): Promise<void>;
 }
 
@@ -445,14 +441,14 @@ const conversations: HistoryScenario[] = [
 ];
 
 /**
- * Executions started by a worker with v1 turns retired: no `turn-v2` or `conversation-v2` marker. They replay
- * on the retired code only; a worker that still runs v1 turns would take them for v1 executions.
+ * Executions that recorded no `turn-v2` or `conversation-v2` marker, as every execution today's code starts; the
+ * `v2-*` scenarios above were captured by a pre-release worker that recorded it (capture one again and it will
+ * not). The revision scenarios hold what each turn revision changed (src/protocol/turn-plan.ts).
  */
-const retiredV1Turns: HistoryScenario[] = [
+const withoutMarker: HistoryScenario[] = [
   {
     name: 'retired-approved',
     saves: ['retired-approved'],
-    worker: { v1Turns: 'retired' },
     async run(context) {
       scriptDeleteAndLookup(context.model, 'retired-approved');
       const handle = await context.tollgate.startTurn(
@@ -470,7 +466,6 @@ const retiredV1Turns: HistoryScenario[] = [
   {
     name: 'retired-local-steps',
     saves: ['retired-local-steps'],
-    worker: { v1Turns: 'retired' },
     async run(context) {
       scriptDeleteAndLookup(context.model, 'retired-local-steps');
       const handle = await context.tollgate.startTurn(
@@ -487,7 +482,6 @@ const retiredV1Turns: HistoryScenario[] = [
     // Revision 2 of the turn code: each decision leaves the pending list in the workflow task that takes it.
     name: 'retired-revision-2',
     saves: ['retired-revision-2'],
-    worker: { v1Turns: 'retired' },
     async run(context) {
       const name = 'retired-revision-2';
       context.model.scriptFor(
@@ -516,7 +510,6 @@ const retiredV1Turns: HistoryScenario[] = [
     // is called again in an activity of its own.
     name: 'retired-revision-3',
     saves: ['retired-revision-3'],
-    worker: { v1Turns: 'retired' },
     async run(context) {
       const name = 'retired-revision-3';
       context.model.scriptFor(
@@ -551,7 +544,6 @@ const retiredV1Turns: HistoryScenario[] = [
     // at the turn's next workflow task.
     name: 'retired-revision-4',
     saves: ['retired-revision-4', 'retired-revision-4/turn-1'],
-    worker: { v1Turns: 'retired' },
     async run(context) {
       const conversationId = 'retired-revision-4';
       context.model.scriptFor(
@@ -579,7 +571,6 @@ const retiredV1Turns: HistoryScenario[] = [
   {
     name: 'retired-conversation',
     saves: ['retired-conversation', 'retired-conversation/turn-1'],
-    worker: { v1Turns: 'retired' },
     async run(context) {
       const conversationId = 'retired-conversation';
       scriptDeleteAndLookup(context.model, 'retired-conversation');
@@ -600,5 +591,5 @@ export const historyScenarios: HistoryScenario[] = [
   ...ruledTurns,
   ...callerTurns,
   ...conversations,
-  ...retiredV1Turns,
+  ...withoutMarker,
 ];

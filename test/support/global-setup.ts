@@ -5,7 +5,6 @@ import path from 'node:path';
 import { startDevServer } from '../../src/dev/dev-server';
 import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
 import { tollgateWorkflowBundleOptions } from '../../src/worker';
-import type { V1Turns } from '../../src/workflows/turn-version';
 import { testLogFolder } from './test-logs';
 
 // One dev server and one workflow bundle for the whole run: starting and bundling are the slow parts.
@@ -17,24 +16,18 @@ export default async function globalSetup(globalConfig?: { collectCoverage?: boo
   const serverLog = path.join(testLogFolder, 'temporal-server.log');
   writeFileSync(serverLog, '');
   const coverage = globalConfig?.collectCoverage === true;
-  // The default bundle (v1 turns retired) for every worker, and the one that still runs v1 turns for the tests
-  // that need it (replaying v1 histories, the start-up check).
-  const [server, bundle, bundleWithV1Turns] = await Promise.all([
+  const [server, bundle] = await Promise.all([
     startDevServer({
       searchAttributes: tollgateSearchAttributes,
       log: (line) => appendFileSync(serverLog, `${line}\n`),
     }),
-    bundleWorkflowCode(workflowBundleOptions(coverage, 'retired')),
-    bundleWorkflowCode(workflowBundleOptions(coverage, 'run')),
+    bundleWorkflowCode(workflowBundleOptions(coverage)),
   ]);
   // One bundle per run, so that runs side by side never read each other's half-written file.
   const bundlePath = path.join(folder, `workflow-bundle-${process.pid}.js`);
   writeFileSync(bundlePath, bundle.code);
-  const bundleWithV1TurnsPath = path.join(folder, `workflow-bundle-with-v1-turns-${process.pid}.js`);
-  writeFileSync(bundleWithV1TurnsPath, bundleWithV1Turns.code);
   process.env.TOLLGATE_TEST_TEMPORAL_ADDRESS = server.address;
   process.env.TOLLGATE_TEST_WORKFLOW_BUNDLE = bundlePath;
-  process.env.TOLLGATE_TEST_WORKFLOW_BUNDLE_WITH_V1_TURNS = bundleWithV1TurnsPath;
   // Tells test/support/workflow-coverage.ts that the bundle reports coverage (through a sink).
   if (coverage) process.env.TOLLGATE_TEST_WORKFLOW_COVERAGE = '1';
   else delete process.env.TOLLGATE_TEST_WORKFLOW_COVERAGE;
@@ -47,9 +40,9 @@ export default async function globalSetup(globalConfig?: { collectCoverage?: boo
  * code runs only from this bundle, inside the worker's sandbox, so Jest's own instrumentation never sees it.
  * Without `--coverage` the bundle is the plain one: a plain `npm test` pays nothing.
  */
-function workflowBundleOptions(coverage: boolean, v1Turns: V1Turns): BundleOptions {
+function workflowBundleOptions(coverage: boolean): BundleOptions {
   // The bundle a Tollgate worker builds for itself: workflow modules preloaded, shared by every workflow.
-  const options = { ...tollgateWorkflowBundleOptions({ v1Turns }), logger: quietLogger };
+  const options = { ...tollgateWorkflowBundleOptions(), logger: quietLogger };
   if (!coverage) return options;
   // Instrumented, the modules are not preloaded: a preloaded module is shared and frozen, and so would be
   // istanbul's counters in it ("Cannot assign to read only property"); loaded per workflow, they count.

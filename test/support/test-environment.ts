@@ -46,13 +46,6 @@ export function workflowBundlePath(): string {
   return bundle;
 }
 
-/** The bundle of a worker that still runs v1 turns (`v1Turns: 'run'`), for the tests about them. */
-export function workflowBundleWithV1TurnsPath(): string {
-  const bundle = process.env.TOLLGATE_TEST_WORKFLOW_BUNDLE_WITH_V1_TURNS;
-  if (!bundle) throw new Error('TOLLGATE_TEST_WORKFLOW_BUNDLE_WITH_V1_TURNS is not set: run the tests with jest.');
-  return bundle;
-}
-
 export async function createTestEnvironment(options: {
   tools: Tool[];
   startWorker?: boolean;
@@ -95,7 +88,6 @@ export async function createTestEnvironment(options: {
         approvalSecret: testApprovalSecret,
         model: { baseURL: model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },
         workflowBundle: { codePath: workflowBundlePath() },
-        v1Turns: 'retired',
         workerOptions: { shutdownGraceTime: '1s', ...options.workerOptions },
       });
       running = { worker, done: worker.run() };

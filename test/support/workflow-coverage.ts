@@ -2,8 +2,8 @@
 // workflow code runs from the bundle built in global-setup.ts, inside each worker's sandbox. With coverage on, that
 // bundle is instrumented by `@temporalio/nyc-test-coverage`, whose interceptor sends the sandbox's counters to a
 // `coverage` sink after every activation. This file (a Jest `setupFilesAfterEnv` module, so one instance per test
-// file) gives every worker the test file creates in-process that sink, replay workers included: the legacy (v1)
-// workflow code runs only when replaying the committed histories. coverage-environment.ts folds what the sink
+// file) gives every worker the test file creates in-process that sink, replay workers included: the branches of earlier
+// turn revisions run only when replaying the committed histories. coverage-environment.ts folds what the sink
 // gathered into the test file's coverage once the file is done. Workers in child processes stay unmeasured.
 import { WorkflowCoverage } from '@temporalio/nyc-test-coverage';
 import { Worker, type InjectedSinks, type ReplayWorkerOptions, type WorkerOptions } from '@temporalio/worker';

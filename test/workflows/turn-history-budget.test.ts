@@ -26,8 +26,8 @@ beforeAll(async () => {
 afterAll(async () => environment?.close());
 
 describe('agentTurn history budget', () => {
-  // With v1 turns retired (the default) the turn records no version marker, and so no TemporalChangeVersion
-  // search attribute either: 2 events fewer than a worker that still runs v1 turns writes.
+  // The turn records no version marker, and so no TemporalChangeVersion search attribute either (2 events):
+  // its behaviour changes are guarded by turn revisions, recorded with the first model step's result.
   it('writes at most 24 history events for a turn with one approved call, and no version marker', async () => {
     const marker = uniqueMarker();
     environment.model.scriptFor(
