@@ -6,6 +6,7 @@ import type { OperatorPolicy } from '../../src/policy';
 import { signDecision } from '../../src/gateway/sign-decision';
 import {
   type ModelMessage,
+  type PendingToolApproval,
   type NotificationTarget,
   type ToolApprovalDecision,
   type ToolApprovalRequestPart,
@@ -566,6 +567,41 @@ const withoutMarker: HistoryScenario[] = [
       );
       await context.save(conversationId);
       await context.save(`${conversationId}/turn-1`);
+    },
+  },
+  {
+    // Revision 5: a signed decision counts only when bound to this turn, approval, tool, arguments and a time; another
+    // turn's decision sent by signal is ignored.
+    name: 'retired-revision-5',
+    saves: ['retired-revision-5'],
+    worker: {
+      policy: {
+        decisions: { trustedKeys: { [keyId]: publicKey.export({ format: 'jwk' }).x as string } },
+        tools: { deleteFile: { approvers: ['ana', 'bo'] } },
+      },
+    },
+    async run(context) {
+      const name = 'retired-revision-5';
+      scriptDeleteAndLookup(context.model, name);
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker(name)} go` }] },
+        { workflowId: name },
+      );
+      const [approval] = (await waitForPending(handle, 1)) as [PendingToolApproval];
+      const binding = { toolName: approval.toolName, argumentsDigest: approval.inputDigest as string };
+      const elsewhere = signed(
+        { approvalId: approval.approvalId, approved: true, approver: 'bo' },
+        { ...binding, workflowId: 'another-turn' },
+      );
+      await handle.signal(toolApprovalResponseSignal, elsewhere);
+      await waitFor(
+        () => context.tollgate.state(handle.workflowId),
+        (state) => state.ignoredDecisions.length === 1,
+      );
+      const decision = { approvalId: approval.approvalId, approved: true, approver: 'bo' };
+      await context.tollgate.decideMany(handle.workflowId, [signed(decision, { ...binding, workflowId: name })]);
+      await handle.result();
+      await context.save(handle.workflowId);
     },
   },
   {

@@ -86,6 +86,8 @@ describe('committed workflow histories', () => {
         // Revision 4: the search attribute follows a decision at the turn's next workflow task.
         'retired-revision-4',
         'retired-revision-4/turn-1',
+        // Revision 5: a signed decision counts only when bound to its turn, approval, tool, arguments and a time.
+        'retired-revision-5',
       ]),
     );
   });
