@@ -48,15 +48,29 @@ async function runInWorker(
   sandbox: unknown,
   command: string,
   environment: Record<string, string> = workerSecrets,
+  asUser?: number,
 ): Promise<WorkerOutput> {
   const options = { root: folders.root, env: { home: folders.home }, sandbox };
-  const { stdout } = await promisify(execFile)(
+  const worker = [
     process.execPath,
-    ['--import', 'tsx', 'test/tools/workspace/bash-in-worker-process.ts', JSON.stringify(options), command],
-    { cwd: repository, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...environment }, timeout: 30_000 },
-  );
+    '--import',
+    'tsx',
+    'test/tools/workspace/bash-in-worker-process.ts',
+    JSON.stringify(options),
+    command,
+  ];
+  const argv =
+    asUser === undefined ? worker : ['setpriv', `--reuid=${asUser}`, `--regid=${asUser}`, '--clear-groups', ...worker];
+  const { stdout } = await promisify(execFile)(argv[0]!, argv.slice(1), {
+    cwd: repository,
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...environment },
+    timeout: 30_000,
+  });
   return JSON.parse(stdout) as WorkerOutput;
 }
+
+/** Whether this test runs as root with setpriv, so that it can start the worker as a user without privileges. */
+const canDropToUser = process.getuid?.() === 0 && execFileSync('sh', ['-c', 'command -v setpriv || true']).length > 0;
 
 /** Everything an approved call would try to read the worker's and the gateway's secrets with. */
 const probeCommand = () =>
@@ -91,6 +105,22 @@ describe('an approved bash call and the secrets that guard approvals', () => {
       // Only the sandbox's own processes are in its /proc.
       expect(result?.stdout).not.toContain(`\n${process.pid}\n`);
     });
+
+    if (canDropToUser) {
+      it('keeps them out of reach of a worker started as a user without privileges too, as in the image', async () => {
+        const nobody = 65534;
+        execFileSync('chown', ['-R', `${nobody}:${nobody}`, base]);
+        const { result } = await runInWorker(
+          { mode: 'bubblewrap', protectedPaths: [folders.gateway] },
+          `id -u; ${probeCommand()}`,
+          workerSecrets,
+          nobody,
+        );
+        expect(result?.stdout).toMatch(/^65534\n/);
+        expect(result?.stdout).toContain('probe-finished');
+        expect(`${result?.stdout}${result?.stderr}`).not.toContain(marker);
+      });
+    }
 
     it('uses the sandbox by default (auto) where bubblewrap works', async () => {
       const { result } = await runInWorker(undefined, probeCommand());
