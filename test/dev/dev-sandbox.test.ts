@@ -112,7 +112,7 @@ describe('npm run dev and the secrets that guard approvals', () => {
     );
     expect(dev.output()).toContain('Tollgate is running.');
     if (sandboxWorks) expect(dev.output()).toMatch(/Tools +bash runs in a bubblewrap sandbox/);
-    else expect(dev.output()).toMatch(/Tools +bash is left out: sandbox "auto" found/);
+    else expect(dev.output()).toMatch(/Tools +bash is left out: sandbox "auto" cannot use bubblewrap/);
 
     tollgate = await TollgateClient.connect({
       ...temporalSettingsFromEnvironment({}),

@@ -127,7 +127,11 @@ export function resolveSandbox(
   }
   const readOnlyPaths = (options.readOnlyPaths ?? []).map((entry) => path.resolve(entry));
   const protectedPaths = (options.protectedPaths ?? []).map((entry) => path.resolve(entry));
-  checkApart(protectedPaths, { workspace: [root], HOME: home === undefined ? [] : [home], 'read-only path': readOnlyPaths });
+  checkApart(protectedPaths, {
+    workspace: [root],
+    HOME: home === undefined ? [] : [home],
+    'read-only path': readOnlyPaths,
+  });
   if (mode === 'none') {
     refuseSecretsWithinReach(workerEnvironment, protectedPaths);
     return { type: 'none', reason: 'the sandbox is turned off (sandbox "none")' };
@@ -146,7 +150,7 @@ export function resolveSandbox(
   const problem = missing ?? probe(sandbox, root);
   if (problem === undefined) return sandbox;
   if (mode === 'auto') {
-    return { type: 'unavailable', reason: `bash is left out: sandbox "auto" found ${problem}` };
+    return { type: 'unavailable', reason: `bash is left out: sandbox "auto" cannot use bubblewrap (${problem})` };
   }
   throw new Error(
     `Workspace tools: sandbox "bubblewrap" is required but ${problem}. Install it (Debian and Ubuntu: ` +

@@ -22,7 +22,8 @@ export function workspaceSandboxOf(tools: readonly Tool[]): ResolvedSandbox | un
  * One line for the operator at start-up saying how `bash` runs, or undefined when `tools` holds no workspace tools.
  *
  * @example
- * describeToolSandbox(createWorkspaceTools()); // 'bash runs in a bubblewrap sandbox (/usr/bin/bwrap), with no network'
+ * describeToolSandbox(createWorkspaceTools());
+ * // 'bash runs in a bubblewrap sandbox (/usr/bin/bwrap), with no network'
  */
 export function describeToolSandbox(tools: readonly Tool[]): string | undefined {
   const sandbox = workspaceSandboxOf(tools);

@@ -56,7 +56,7 @@ describe('choosing the sandbox of bash', () => {
     expect(tools.map((tool) => tool.name)).not.toContain('bash');
     expect(tools.map((tool) => tool.name)).toContain('writeFile');
     expect(describeToolSandbox(tools)).toBe(
-      `bash is left out: sandbox "auto" found bwrap (bubblewrap) was not found at ${base}/bwrap; ` +
+      `bash is left out: sandbox "auto" cannot use bubblewrap (bwrap (bubblewrap) was not found at ${base}/bwrap); ` +
         'install bubblewrap to offer it (docs/tool-sandbox.md)',
     );
   });
