@@ -198,3 +198,47 @@ describe('the worker with an unsandboxed bash', () => {
     await expect(start(undefined, workerSecrets.OPENAI_API_KEY)).rejects.toThrow(/holds the model API key/);
   });
 });
+
+describe('the worker entry point (src/worker.ts)', () => {
+  /** Runs `npm run worker`'s entry point with `environment` and waits for it to exit (it must, here). */
+  async function startWorker(environment: Record<string, string>): Promise<{ code: number; output: string }> {
+    try {
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+        cwd: repository,
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          TEMPORAL_ADDRESS: temporalAddress(),
+          TEMPORAL_CONFIG_FILE: path.join(base, 'no-temporal-config.toml'),
+          TOLLGATE_WORKSPACE: folders.root,
+          TOLLGATE_STORE_DIR: path.join(base, 'store'),
+          TOLLGATE_TASK_QUEUE: `bash-secrets-${marker}`,
+          ...environment,
+        },
+        timeout: 40_000,
+      });
+      return { code: 0, output: stdout + stderr };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, output: failed.stdout + failed.stderr };
+    }
+  }
+
+  it('stops at start-up, saying why, when the required bubblewrap sandbox cannot be built', async () => {
+    const { code, output } = await startWorker({
+      OPENAI_BASE_URL: 'http://127.0.0.1:1/v1',
+      TOLLGATE_TOOL_SANDBOX: 'bubblewrap',
+      // No bwrap on this PATH: node itself is started by its full path.
+      PATH: path.join(base, 'empty-bin'),
+    });
+    expect(code).toBe(1);
+    expect(output).toContain('Workspace tools: sandbox "bubblewrap" is required but bwrap (bubblewrap) was not found');
+    expect(output).not.toContain('Tollgate worker on task queue');
+  }, 60_000);
+
+  it('stops at start-up under sandbox "none" while it holds the model key and the approval secret', async () => {
+    const { code, output } = await startWorker({ ...workerSecrets, TOLLGATE_TOOL_SANDBOX: 'none' });
+    expect(code).toBe(1);
+    expect(output).toContain("could read the worker's OPENAI_API_KEY, TOLLGATE_APPROVAL_SECRET");
+    expect(output).not.toContain(marker);
+  }, 60_000);
+});
