@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { checkProtectedPathsApart } from './protected-paths';
 import { readStartEnvironment, secretsInWorkerEnvironment } from './worker-secrets';
 
 /**
@@ -127,7 +128,7 @@ export function resolveSandbox(
   }
   const readOnlyPaths = (options.readOnlyPaths ?? []).map((entry) => path.resolve(entry));
   const protectedPaths = (options.protectedPaths ?? []).map((entry) => path.resolve(entry));
-  checkApart(protectedPaths, {
+  checkProtectedPathsApart(protectedPaths, {
     workspace: [root],
     HOME: home === undefined ? [] : [home],
     'read-only path': readOnlyPaths,
@@ -177,38 +178,6 @@ function refuseSecretsWithinReach(workerEnvironment: NodeJS.ProcessEnv, protecte
       'apt-get install bubblewrap), or run a worker that holds none of these (and the gateway in a process of ' +
       'its own).',
   );
-}
-
-/** Throws when a protected path and a path the tools reach contain one another. */
-function checkApart(protectedPaths: string[], reached: Record<string, string[]>): void {
-  for (const secret of protectedPaths.map(realPathOf)) {
-    for (const [what, entries] of Object.entries(reached)) {
-      for (const entry of entries.map(realPathOf)) {
-        if (isWithin(secret, entry) || isWithin(entry, secret)) {
-          throw new Error(
-            `Workspace tools: the ${what} ${entry} overlaps ${secret}, which no tool may reach; ` +
-              `keep the ${what} and the gateway's files apart.`,
-          );
-        }
-      }
-    }
-  }
-}
-
-function isWithin(inner: string, outer: string): boolean {
-  const relative = path.relative(outer, inner);
-  return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
-}
-
-/** The real path of `entry`, or of its nearest existing parent joined with the rest. */
-function realPathOf(entry: string): string {
-  const resolved = path.resolve(entry);
-  try {
-    return fs.realpathSync(resolved);
-  } catch {
-    const parent = path.dirname(resolved);
-    return parent === resolved ? resolved : path.join(realPathOf(parent), path.basename(resolved));
-  }
 }
 
 /**
