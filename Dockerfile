@@ -16,6 +16,12 @@ RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
+# bubblewrap confines the bash tool: its own user, process and mount namespaces, only the workspace writable, so an
+# approved command never reads the worker's environment or memory (docs/tool-sandbox.md). bwrap needs user
+# namespaces, which Docker's default seccomp profile and /proc masks forbid: compose's worker lifts them.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends bubblewrap \
+  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./
@@ -24,5 +30,6 @@ COPY src ./src
 # Folders the compose volumes mount; a fresh named volume takes this ownership.
 RUN mkdir -p /workspace /store /data && chown node:node /workspace /store /data
 USER node
-ENV TOLLGATE_WORKSPACE=/workspace TOLLGATE_STORE_DIR=/store
+# The sandbox is required: a worker that cannot build it stops at start-up with bwrap's reason, never runs bash bare.
+ENV TOLLGATE_WORKSPACE=/workspace TOLLGATE_STORE_DIR=/store TOLLGATE_TOOL_SANDBOX=bubblewrap
 CMD ["node", "--import", "tsx", "src/worker.ts"]

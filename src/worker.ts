@@ -10,7 +10,7 @@ import { preflightOrExit } from './client/temporal-preflight';
 import { operatorPolicyFromEnvironment, type OperatorPolicy } from './policy';
 import type { TurnActivityLimits } from './protocol';
 import { contentStoreFromEnvironment, type ContentStore } from './store';
-import { createWorkspaceTools } from './tools/workspace';
+import { createWorkspaceTools, describeToolSandbox, refuseUnsandboxedToolsWithSecrets } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
 import { notifiersFromEnvironment } from './notifications/notifiers-from-environment';
 import type { Tool } from './tools';
@@ -62,7 +62,9 @@ export interface TollgateWorkerOptions {
 }
 
 /**
- * Creates a worker that runs `agentTurn` workflows and the activities for `tools`.
+ * Creates a worker that runs `agentTurn` workflows and the activities for `tools`. It refuses to start when the
+ * workspace `bash` runs unsandboxed (`sandbox: 'none'`) while the worker holds the approval secret or a model API
+ * key, which such a command could read from the worker's memory (docs/tool-sandbox.md).
  *
  * @example
  * const worker = await createTollgateWorker({ connection, taskQueue: 'tollgate', tools, model });
@@ -70,6 +72,11 @@ export interface TollgateWorkerOptions {
  */
 export async function createTollgateWorker(options: TollgateWorkerOptions): Promise<Worker> {
   const approvalSecret = options.approvalSecret ?? process.env.TOLLGATE_APPROVAL_SECRET;
+  refuseUnsandboxedToolsWithSecrets(options.tools, [
+    ...(approvalSecret ? ['the approval secret'] : []),
+    // 'tollgate-scripted' is the placeholder modelSettingsFromEnvironment uses when no key is set.
+    ...(options.model.apiKey && options.model.apiKey !== 'tollgate-scripted' ? ['the model API key'] : []),
+  ]);
   const bundling = tollgateWorkflowBundleOptions();
   return Worker.create({
     connection: options.connection,
@@ -106,17 +113,20 @@ async function main(): Promise<void> {
     );
   }
   const model = modelSettingsFromEnvironment();
+  // Before connecting: a sandbox that cannot start (or an unsandboxed bash beside secrets) stops the worker here.
+  const tools = createWorkspaceTools();
   const connection = await NativeConnection.connect(temporal.connectionOptions);
   try {
     const worker = await createTollgateWorker({
       connection,
       namespace: temporal.namespace,
       taskQueue: temporal.taskQueue,
-      tools: createWorkspaceTools(),
+      tools,
       model,
       notifiers: notifiersFromEnvironment(),
     });
     console.log(`Tollgate worker on task queue "${temporal.taskQueue}" (${temporal.connectionOptions.address}).`);
+    console.log(`Tools: ${describeToolSandbox(tools)}.`);
     await worker.run();
   } finally {
     await connection.close();

@@ -7,11 +7,12 @@ import { TollgateClient } from '../client';
 import { temporalSettingsFromEnvironment } from '../client/temporal-settings';
 import { createGateway } from '../gateway/create-gateway';
 import { DecisionAudit } from '../gateway/decision-audit';
+import { decisionPublicKeyOf, decisionSigningKeyFromEnvironment } from '../gateway/decision-signing-key';
 import { devGatewayLogger, ensureDevAccess, ensureDevDecisionKey, reportGatewayFailures } from '../gateway/dev-gateway';
 import { gatewayExtensionsFromEnvironment } from '../gateway/gateway-extensions-from-environment';
 import { gatewaySettingsFromEnvironment } from '../gateway/gateway-settings';
 import { notifiersFromEnvironment } from '../notifications/notifiers-from-environment';
-import { createWorkspaceTools, resolveWorkspaceRoot } from '../tools/workspace';
+import { createWorkspaceTools, describeToolSandbox, resolveWorkspaceRoot } from '../tools/workspace';
 import { createTollgateWorker } from '../worker';
 import { startChatExample } from './serve-chat-example';
 import { startDevServer, type DevServer } from './dev-server';
@@ -32,6 +33,27 @@ async function main(): Promise<void> {
   // The worker's own progress is shown by the CLI; keep this terminal for what matters.
   Runtime.install({ logger: new DefaultLogger('WARN') });
   mkdirSync(stateFolder, { recursive: true });
+  // The gateway's files (token, access file, signing key, audit, log) live here, outside the tools' workspace.
+  const gatewayFolder = path.join(stateFolder, 'gateway');
+  const gatewayTokenFile = path.join(stateFolder, 'gateway-token');
+  // Before the worker is made: it takes the gateway's public key from TOLLGATE_DECISION_PUBLIC_KEYS.
+  const decisionKey = ensureDevDecisionKey(gatewayFolder);
+  trustExportedSigningKey(process.env);
+  const workspace = resolveWorkspaceRoot();
+  // First, so that a sandbox that cannot keep the gateway's secrets from bash stops here, before anything starts.
+  // The gateway runs in this process: its files must stay out of every tool's reach (`sandbox: 'none'` refuses).
+  const tools = createWorkspaceTools({
+    root: workspace,
+    sandbox: {
+      protectedPaths: [
+        gatewayFolder,
+        gatewayTokenFile,
+        ...['TOLLGATE_ACCESS_FILE', 'TOLLGATE_GATEWAY_TOKENS_FILE', 'TOLLGATE_GATEWAY_AUDIT_FILE']
+          .map((name) => process.env[name])
+          .filter((file): file is string => Boolean(file)),
+      ],
+    },
+  });
   const temporal = temporalSettingsFromEnvironment();
   const address = process.env.TEMPORAL_ADDRESS || `localhost:${temporalPort}`;
   let devServer: DevServer | undefined;
@@ -72,11 +94,6 @@ async function main(): Promise<void> {
     modelNote = `scripted model server at ${modelServer.baseURL} (set OPENAI_API_KEY for a real model)`;
   }
 
-  // The gateway's files (token, access file, signing key, audit, log) live here, outside the tools' workspace.
-  const gatewayFolder = path.join(stateFolder, 'gateway');
-  // Before the worker is made: it takes the gateway's public key from TOLLGATE_DECISION_PUBLIC_KEYS.
-  const decisionKey = ensureDevDecisionKey(gatewayFolder);
-  const workspace = resolveWorkspaceRoot();
   const connection = await NativeConnection.connect({
     ...temporal.connectionOptions,
     address: devServer?.address ?? address,
@@ -85,17 +102,13 @@ async function main(): Promise<void> {
     connection,
     namespace: temporal.namespace,
     taskQueue: temporal.taskQueue,
-    tools: createWorkspaceTools({ root: workspace }),
+    tools,
     model,
     notifiers: notifiersFromEnvironment(),
   });
 
   // The approval gateway, with a token of its own when none is configured (kept for the CLI).
-  const gatewayToken = ensureDevAccess(
-    gatewayFolder,
-    path.join(stateFolder, 'gateway-token'),
-    process.env.USER || 'developer',
-  );
+  const gatewayToken = ensureDevAccess(gatewayFolder, gatewayTokenFile, process.env.USER || 'developer');
   const gatewayLog = path.join(gatewayFolder, 'gateway.log');
   const tollgate = await TollgateClient.connect({
     ...temporal,
@@ -145,6 +158,7 @@ Tollgate is running.
   Temporal      ${temporalNote}
   Model         ${modelNote}
   Workspace     ${workspace}
+  Tools         ${describeToolSandbox(tools) ?? ''}
   Task queue    ${temporal.taskQueue}
   Gateway       ${gatewayUrl}  (REST API at /openapi.json${gatewayToken ? `; token for "${gatewayToken.identity}" in ${gatewayToken.file}` : ''})
   Chat          ${chatExample ? `${chatExample.url}/?chat=demo  (examples/chat: useChat on the gateway's /api/chat)` : '(set TOLLGATE_CHAT_EXAMPLE_TOKEN to a gateway token to serve examples/chat)'}
@@ -171,6 +185,24 @@ Ctrl-C stops everything; pending approvals are kept and resume on the next npm r
     await modelServer?.close();
     await devServer?.stop();
   }
+}
+
+/**
+ * When TOLLGATE_DECISION_SIGNING_KEY was exported, `ensureDevDecisionKey` leaves the keys alone; the dev worker must
+ * still trust only what its gateway signs, so the key's public half joins TOLLGATE_DECISION_PUBLIC_KEYS unless that
+ * key id is listed there already. Without it the worker would require no signature and take unsigned decisions.
+ */
+function trustExportedSigningKey(environment: NodeJS.ProcessEnv): void {
+  const key = decisionSigningKeyFromEnvironment(environment);
+  if (key === undefined) return;
+  const listed = (environment.TOLLGATE_DECISION_PUBLIC_KEYS ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  if (listed.some((entry) => entry.slice(0, entry.indexOf('=')).trim() === key.keyId)) return;
+  environment.TOLLGATE_DECISION_PUBLIC_KEYS = [...listed, `${key.keyId}=${decisionPublicKeyOf(key.privateKey)}`].join(
+    ',',
+  );
 }
 
 main().catch((err) => {

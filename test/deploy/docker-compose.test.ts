@@ -22,6 +22,9 @@ interface ComposeService {
   command?: string[] | string;
   depends_on?: Record<string, { condition: string }> | string[];
   environment?: Record<string, string | number | null>;
+  security_opt?: string[];
+  cap_add?: string[];
+  privileged?: boolean;
 }
 
 function loadCompose(text: string): { services: Record<string, ComposeService> } {
@@ -198,6 +201,22 @@ describe('docker-compose.yml', () => {
     expect(gateway.TOLLGATE_GATEWAY_HOST).toBe('0.0.0.0');
     expect(worker.TOLLGATE_STORE_DIR).toBe(gateway.TOLLGATE_STORE_DIR);
   });
+
+  it('runs the worker with its bash sandbox required, and lets bubblewrap build it without privileges', () => {
+    const worker = services.worker!;
+    expect(worker.environment?.TOLLGATE_TOOL_SANDBOX).toBe('${TOLLGATE_TOOL_SANDBOX:-bubblewrap}');
+    // Namespaces (seccomp), a fresh /proc (Docker's /proc masks) and mounts (AppArmor), nothing more.
+    expect(worker.security_opt).toEqual([
+      'seccomp=unconfined',
+      'apparmor=unconfined',
+      'systempaths=unconfined',
+      'no-new-privileges:true',
+    ]);
+    expect(worker.cap_add).toBeUndefined();
+    expect(worker.privileged).toBeUndefined();
+    // The gateway runs no tools: it keeps Docker's defaults.
+    expect(services.gateway?.security_opt).toBeUndefined();
+  });
 });
 
 describe('Dockerfile', () => {
@@ -230,6 +249,16 @@ describe('Dockerfile', () => {
       }
     }
     expect([...missing]).toEqual([]);
+  });
+
+  it('installs bubblewrap in the image the worker runs, as root before it drops to node, and requires the sandbox', () => {
+    const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
+    const install = runtime.search(
+      /^RUN apt-get update \\\n\s+&& apt-get install -y --no-install-recommends bubblewrap \\$/m,
+    );
+    expect(install).toBeGreaterThan(0);
+    expect(install).toBeLessThan(runtime.search(/^USER node$/m));
+    expect(runtime).toMatch(/^ENV .*\bTOLLGATE_TOOL_SANDBOX=bubblewrap\b/m);
   });
 
   it('keeps the checkout out of the build context except what the image needs', () => {

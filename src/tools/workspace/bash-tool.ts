@@ -8,11 +8,13 @@ import type { WorkspaceSettings } from './workspace-settings';
 /**
  * `bash`: runs a shell command in the workspace folder. It needs approval.
  *
- * It never gets the worker's environment, only the allow-listed one of `settings.environment`. Where bubblewrap
- * works (`settings.sandbox`), it runs confined to the workspace: no other file is readable or writable, no network
- * unless configured, no view of other processes. Without the sandbox it runs with the worker's user and can reach
- * the file system and the network, and no check on the command text could stop that reliably: the person approving
- * each call is then the safeguard, which is why approval is not optional.
+ * It never gets the worker's environment, only the allow-listed one of `settings.environment`. In bubblewrap
+ * (`settings.sandbox`) it runs confined to the workspace: no other file is readable or writable, no network unless
+ * configured, no view of the worker's or any other process (so not of `/proc/<worker pid>/environ`). Unsandboxed
+ * (`none`, chosen explicitly) it runs with the worker's user and reaches what that user can, the worker's memory
+ * included; `resolveSandbox` allows that only in a worker holding no secrets. No check on the command text could
+ * confine it reliably: the person approving each call is the other safeguard, which is why approval is not
+ * optional.
  */
 export function createBashTool(settings: WorkspaceSettings): Tool {
   const bashInput = z.object({

@@ -1,8 +1,14 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { checkProtectedPathsApart } from './protected-paths';
+import { readStartEnvironment, secretsInWorkerEnvironment } from './worker-secrets';
 
-/** How `bash` is confined: `auto` uses bubblewrap when it is installed and works, `none` never does. */
+/**
+ * How `bash` is confined. `bubblewrap` requires the sandbox and stops start-up when it cannot be built; `auto` uses it
+ * where it works and otherwise leaves `bash` out; `none` runs `bash` unsandboxed, and only in a worker that holds
+ * no secret such a command could read.
+ */
 export type SandboxMode = 'auto' | 'bubblewrap' | 'none';
 
 /** The sandbox of `bash`, in full. */
@@ -15,13 +21,26 @@ export interface SandboxOptions {
   readOnlyPaths?: string[];
   /** The `bwrap` program; default the first `bwrap` on the worker's PATH. */
   bubblewrapPath?: string;
+  /**
+   * Files and folders no tool may reach, e.g. the gateway's signing key and token files when the gateway runs in the
+   * worker's process (`npm run dev`). None may overlap the workspace, HOME or a read-only path, and since nothing
+   * keeps them from an unsandboxed command, `none` refuses to start when any is given.
+   */
+  protectedPaths?: string[];
 }
 
 /** The sandbox as `bash` uses it, decided once when the tools are created. */
 export type ResolvedSandbox =
   | {
+      /** `bash` runs unsandboxed (`none`); the worker holds none of the secret variables. */
       type: 'none';
       /** Why there is none, for logs and the tool's description. */
+      reason: string;
+    }
+  | {
+      /** No sandbox could be built under `auto`: `bash` is left out of the tools. */
+      type: 'unavailable';
+      /** Why, for the start-up log. */
       reason: string;
     }
   | {
@@ -82,9 +101,13 @@ const modes: readonly SandboxMode[] = ['auto', 'bubblewrap', 'none'];
 /**
  * Decides how `bash` is confined, from the option, else `TOLLGATE_TOOL_SANDBOX`, else `auto`. For bubblewrap it
  * checks once that `bwrap` is there and can build the sandbox (it needs user namespaces, which some containers
- * forbid): `auto` then falls back to no sandbox, with the reason; `bubblewrap` throws.
+ * forbid): `bubblewrap` then throws, `auto` leaves `bash` out (`unavailable`, with the reason). Never does a mode
+ * fall back to running `bash` unsandboxed: only `none` does that, and it refuses while the worker holds a secret
+ * (`workerSecretVariables`, in its environment now or at its start) or guards `protectedPaths`, since an
+ * unsandboxed command reads `/proc/<worker pid>/environ`, the worker's memory and every file the worker's user can.
  *
- * @throws Error for `bubblewrap` when bwrap is missing or does not work, or for an unknown mode.
+ * @throws Error for `bubblewrap` when bwrap is missing or does not work; for `none` while the worker holds secrets;
+ * when the workspace, HOME or a read-only path overlaps a protected path; TypeError for an unknown mode.
  *
  * @example
  * resolveSandbox({ mode: 'bubblewrap', network: true }, '/srv/workspace');
@@ -94,13 +117,26 @@ export function resolveSandbox(
   option: SandboxMode | SandboxOptions | undefined,
   root: string,
   workerEnvironment: NodeJS.ProcessEnv = process.env,
+  home?: string,
 ): ResolvedSandbox {
   const options: SandboxOptions = typeof option === 'string' ? { mode: option } : (option ?? {});
   const mode = options.mode ?? (workerEnvironment.TOLLGATE_TOOL_SANDBOX?.trim() || 'auto');
   if (!modes.includes(mode as SandboxMode)) {
-    throw new TypeError(`Workspace tools: sandbox must be one of ${modes.join(', ')}, got "${mode}".`);
+    throw new TypeError(
+      `Workspace tools: sandbox (TOLLGATE_TOOL_SANDBOX) must be one of ${modes.join(', ')}, got "${mode}".`,
+    );
   }
-  if (mode === 'none') return { type: 'none', reason: 'the sandbox is turned off (sandbox: none)' };
+  const readOnlyPaths = (options.readOnlyPaths ?? []).map((entry) => path.resolve(entry));
+  const protectedPaths = (options.protectedPaths ?? []).map((entry) => path.resolve(entry));
+  checkProtectedPathsApart(protectedPaths, {
+    workspace: [root],
+    HOME: home === undefined ? [] : [home],
+    'read-only path': readOnlyPaths,
+  });
+  if (mode === 'none') {
+    refuseSecretsWithinReach(workerEnvironment, protectedPaths);
+    return { type: 'none', reason: 'the sandbox is turned off (sandbox "none")' };
+  }
   const executable = options.bubblewrapPath ?? findOnPath('bwrap', workerEnvironment.PATH ?? '');
   const missing =
     executable === undefined || !isExecutable(executable)
@@ -110,14 +146,37 @@ export function resolveSandbox(
     type: 'bubblewrap',
     executable: executable ?? 'bwrap',
     network: options.network ?? parseNetwork(workerEnvironment.TOLLGATE_TOOL_NETWORK),
-    readOnlyPaths: (options.readOnlyPaths ?? []).map((entry) => path.resolve(entry)),
+    readOnlyPaths,
   };
   const problem = missing ?? probe(sandbox, root);
   if (problem === undefined) return sandbox;
-  if (mode === 'auto') return { type: 'none', reason: problem };
+  if (mode === 'auto') {
+    return { type: 'unavailable', reason: `bash is left out: sandbox "auto" cannot use bubblewrap (${problem})` };
+  }
   throw new Error(
     `Workspace tools: sandbox "bubblewrap" is required but ${problem}. Install it (Debian and Ubuntu: ` +
-      'apt-get install bubblewrap), or choose sandbox "auto" or "none".',
+      'apt-get install bubblewrap) and allow user namespaces (docs/tool-sandbox.md), or choose sandbox "auto", ' +
+      'which leaves bash out where bubblewrap cannot work.',
+  );
+}
+
+/** Throws, naming them, when the worker holds secrets an unsandboxed command could read. */
+function refuseSecretsWithinReach(workerEnvironment: NodeJS.ProcessEnv, protectedPaths: string[]): void {
+  const secrets = secretsInWorkerEnvironment(
+    workerEnvironment,
+    workerEnvironment === process.env ? readStartEnvironment() : '',
+  );
+  if (secrets.length === 0 && protectedPaths.length === 0) return;
+  const held = [
+    ...(secrets.length > 0 ? [`the worker's ${secrets.join(', ')}`] : []),
+    ...(protectedPaths.length > 0 ? [`the gateway's files ${protectedPaths.join(', ')}`] : []),
+  ].join(' and ');
+  throw new Error(
+    `Workspace tools: sandbox "none" refused: bash would run unsandboxed, as the worker's user, and could read ` +
+      `${held} (through /proc/<worker pid>/environ, the worker's memory or the files themselves), and with them ` +
+      'approve its own calls. Use sandbox "bubblewrap" (TOLLGATE_TOOL_SANDBOX=bubblewrap; Debian and Ubuntu: ' +
+      'apt-get install bubblewrap), or run a worker that holds none of these (and the gateway in a process of ' +
+      'its own).',
   );
 }
 
@@ -146,16 +205,17 @@ export function bubblewrapArguments(
 
 /** A short sentence for the model saying what a command can reach. */
 export function describeSandbox(sandbox: ResolvedSandbox): string {
-  if (sandbox.type === 'none') {
+  if (sandbox.type !== 'bubblewrap') {
     return (
-      'It is not sandboxed: it runs as the worker user and can reach the whole file system and the network, but ' +
-      'not the worker environment variables.'
+      'It is not sandboxed: it runs as the worker user and can reach what that user can, the file system, the ' +
+      "worker's processes and the network. Its environment holds only a few allow-listed variables."
     );
   }
   return (
     'It runs in a sandbox: only the workspace and HOME are writable, system folders are read-only, the rest of ' +
     `the file system is hidden, /tmp is private and emptied after each call, ${sandbox.network ? 'the network is reachable' : 'there is no network'}, ` +
-    'and processes still running when the command ends are stopped.'
+    "the worker's processes and environment are out of sight, and processes still running when the command ends " +
+    'are stopped.'
   );
 }
 

@@ -16,7 +16,8 @@ export interface WorkspaceToolsOptions {
   env?: ToolEnvironmentOptions;
   /**
    * Where `bash` runs: `'auto'` (default, or `TOLLGATE_TOOL_SANDBOX`) runs it in bubblewrap when `bwrap` is installed
-   * and works, `'bubblewrap'` requires it, `'none'` runs it with the worker's user and file system.
+   * and works and leaves it out otherwise, `'bubblewrap'` requires it (start-up fails without), `'none'` runs it
+   * with the worker's user and file system, and refuses while the worker holds secrets. See docs/tool-sandbox.md.
    */
   sandbox?: SandboxMode | SandboxOptions;
 }

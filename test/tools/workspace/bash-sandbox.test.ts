@@ -2,7 +2,12 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { createWorkspaceTools, resolveSandbox, type CommandResult } from '../../../src/tools/workspace';
+import {
+  createWorkspaceTools,
+  describeToolSandbox,
+  resolveSandbox,
+  type CommandResult,
+} from '../../../src/tools/workspace';
 import { createTestWorkspace, type TestWorkspace } from './workspace-fixture';
 
 /** Whether this machine can build a bubblewrap sandbox; decided the way `sandbox: 'auto'` decides. */
@@ -31,7 +36,8 @@ describe('choosing the sandbox of bash', () => {
       createWorkspaceTools({ root: base, sandbox: { mode: 'bubblewrap', bubblewrapPath: path.join(base, 'bwrap') } }),
     ).toThrow(
       `Workspace tools: sandbox "bubblewrap" is required but bwrap (bubblewrap) was not found at ${base}/bwrap. ` +
-        'Install it (Debian and Ubuntu: apt-get install bubblewrap), or choose sandbox "auto" or "none".',
+        'Install it (Debian and Ubuntu: apt-get install bubblewrap) and allow user namespaces ' +
+        '(docs/tool-sandbox.md), or choose sandbox "auto", which leaves bash out where bubblewrap cannot work.',
     );
   });
 
@@ -45,9 +51,24 @@ describe('choosing the sandbox of bash', () => {
     );
   });
 
-  it('falls back to no sandbox under "auto" when bwrap is missing, and tells the model', () => {
-    const description = bashDescription({ root: base, sandbox: { bubblewrapPath: path.join(base, 'bwrap') } });
-    expect(description).toContain('It is not sandboxed: it runs as the worker user');
+  it('leaves bash out under "auto" when bwrap is missing, never running it unsandboxed, and says why', () => {
+    const tools = createWorkspaceTools({ root: base, sandbox: { bubblewrapPath: path.join(base, 'bwrap') } });
+    expect(tools.map((tool) => tool.name)).not.toContain('bash');
+    expect(tools.map((tool) => tool.name)).toContain('writeFile');
+    expect(describeToolSandbox(tools)).toBe(
+      `bash is left out: sandbox "auto" cannot use bubblewrap (bwrap (bubblewrap) was not found at ${base}/bwrap); ` +
+        'install bubblewrap to offer it (docs/tool-sandbox.md)',
+    );
+  });
+
+  it('leaves bash out under "auto" when bwrap is there but cannot build a sandbox', () => {
+    const broken = path.join(base, 'bwrap');
+    fs.writeFileSync(broken, '#!/bin/sh\necho "bwrap: No permissions to create new namespace" >&2\nexit 1\n', {
+      mode: 0o755,
+    });
+    const tools = createWorkspaceTools({ root: base, sandbox: { mode: 'auto', bubblewrapPath: broken } });
+    expect(tools.map((tool) => tool.name)).not.toContain('bash');
+    expect(describeToolSandbox(tools)).toContain('cannot build the sandbox here (bwrap: No permissions');
   });
 
   it('takes the mode from TOLLGATE_TOOL_SANDBOX when no option says', () => {
@@ -55,7 +76,7 @@ describe('choosing the sandbox of bash', () => {
     expect(bashDescription({ root: base })).toContain('It is not sandboxed');
     process.env.TOLLGATE_TOOL_SANDBOX = 'jail';
     expect(() => createWorkspaceTools({ root: base })).toThrow(
-      'Workspace tools: sandbox must be one of auto, bubblewrap, none, got "jail".',
+      'Workspace tools: sandbox (TOLLGATE_TOOL_SANDBOX) must be one of auto, bubblewrap, none, got "jail".',
     );
   });
 
@@ -70,6 +91,10 @@ describe('choosing the sandbox of bash', () => {
       const description = bashDescription({ root: base });
       expect(description).toContain('It runs in a sandbox: only the workspace and HOME are writable');
       expect(description).toContain('there is no network');
+      expect(description).toContain("the worker's processes and environment are out of sight");
+      expect(describeToolSandbox(createWorkspaceTools({ root: base }))).toMatch(
+        /^bash runs in a bubblewrap sandbox \(.*bwrap\), with no network$/,
+      );
     });
   }
 });

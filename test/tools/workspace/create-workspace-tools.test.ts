@@ -13,7 +13,7 @@ describe('createWorkspaceTools', () => {
   afterEach(() => fs.rmSync(base, { recursive: true, force: true }));
 
   it('offers the seven coding tools by name', () => {
-    const tools = createWorkspaceTools({ root: path.join(base, 'workspace') });
+    const tools = createWorkspaceTools({ root: path.join(base, 'workspace'), sandbox: 'none' });
     expect(tools.map((tool) => tool.name)).toEqual([
       'readFile',
       'listDir',
@@ -26,7 +26,7 @@ describe('createWorkspaceTools', () => {
   });
 
   it('asks for approval before writeFile, editFile and bash, and never for reading tools', () => {
-    const tools = createWorkspaceTools({ root: path.join(base, 'workspace') });
+    const tools = createWorkspaceTools({ root: path.join(base, 'workspace'), sandbox: 'none' });
     const approval = Object.fromEntries(tools.map((tool) => [tool.name, tool.needsApproval]));
     expect(approval).toEqual({
       readFile: false,
