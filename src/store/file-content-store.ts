@@ -3,6 +3,7 @@ import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ContentRef } from '../protocol';
 import { ContentNotFoundError, isContentRef, type ContentStore } from './content-store';
+import { RecentValues } from './recent-values';
 
 /**
  * A content store in a folder: one file per value, named by its hash, written atomically (temp file,
@@ -14,39 +15,41 @@ import { ContentNotFoundError, isContentRef, type ContentStore } from './content
  * const ref = await store.put({ role: 'user', content: 'hi' });
  */
 export class FileContentStore implements ContentStore {
-  private readonly cache = new Map<ContentRef, unknown>();
+  private readonly recent: RecentValues;
   /** Sub-folders known to exist (at most 256), so a write costs no mkdir once its folder is made. */
   private readonly folders = new Set<string>();
 
   constructor(
     readonly folder: string,
     /** Values kept in memory, most recent first; a turn's next step reads what its last one wrote. */
-    private readonly cacheSize = 2_000,
-  ) {}
+    cacheSize = 2_000,
+  ) {
+    this.recent = new RecentValues(cacheSize);
+  }
 
   async put(value: unknown): Promise<ContentRef> {
     const text = JSON.stringify(value);
     const ref: ContentRef = `sha256:${createHash('sha256').update(text).digest('hex')}`;
-    if (!this.cache.has(ref)) {
+    if (!this.recent.has(ref)) {
       const file = this.fileOf(ref);
       await this.write(file, text);
     }
-    this.remember(ref, JSON.parse(text));
+    this.recent.remember(ref, JSON.parse(text));
     return ref;
   }
 
   async get(ref: ContentRef): Promise<unknown> {
     if (!isContentRef(ref)) throw new TypeError(`"${String(ref)}" is not a content reference (sha256:<64 hex>).`);
-    if (this.cache.has(ref)) return this.cache.get(ref);
+    if (this.recent.has(ref)) return this.recent.get(ref);
     let text: string;
     try {
       text = await readFile(this.fileOf(ref), 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ContentNotFoundError(ref);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ContentNotFoundError(ref, this.folder);
       throw error;
     }
     const value: unknown = JSON.parse(text);
-    this.remember(ref, value);
+    this.recent.remember(ref, value);
     return value;
   }
 
@@ -70,15 +73,4 @@ export class FileContentStore implements ContentStore {
     const hex = ref.slice('sha256:'.length);
     return path.join(this.folder, hex.slice(0, 2), hex);
   }
-
-  private remember(ref: ContentRef, value: unknown): void {
-    this.cache.delete(ref);
-    this.cache.set(ref, value);
-    if (this.cache.size > this.cacheSize) this.cache.delete(this.cache.keys().next().value as ContentRef);
-  }
-}
-
-/** The store the environment names: `TOLLGATE_STORE_DIR`, default `.tollgate/store`. */
-export function contentStoreFromEnvironment(environment: NodeJS.ProcessEnv = process.env): FileContentStore {
-  return new FileContentStore(path.resolve(environment.TOLLGATE_STORE_DIR || '.tollgate/store'));
 }

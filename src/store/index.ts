@@ -1,4 +1,11 @@
 export { ContentNotFoundError, isContentRef, type ContentStore } from './content-store';
-export { contentStoreFromEnvironment, FileContentStore } from './file-content-store';
+export {
+  contentStoreFromEnvironment,
+  contentStoreFromUrl,
+  namedContentStoreFromEnvironment,
+  type NamedContentStore,
+} from './content-store-from-environment';
+export { FileContentStore } from './file-content-store';
+export { S3ContentStore, type S3Location } from './s3-content-store';
 export { appendTranscript, readTranscript } from './transcript';
 export { resolveStoredContent, storeLargeOutput, storedContentRef } from './stored-output';

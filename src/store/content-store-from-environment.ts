@@ -1,0 +1,71 @@
+import { S3Client } from '@aws-sdk/client-s3';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { ContentStore } from './content-store';
+import { FileContentStore } from './file-content-store';
+import { S3ContentStore } from './s3-content-store';
+
+/** The content store a URL names, and how to say which it is. */
+export interface NamedContentStore {
+  store: ContentStore;
+  /** A folder's absolute path, or `s3://bucket/prefix`. */
+  description: string;
+}
+
+/**
+ * The store `url` names: `s3://bucket/prefix` for an S3-compatible bucket, `file:///path` or a plain path for a
+ * folder (relative to the working directory). S3's endpoint, region and credentials come from the AWS SDK's own
+ * environment (`AWS_ENDPOINT_URL_S3` or `AWS_ENDPOINT_URL`, `AWS_REGION`, `AWS_ACCESS_KEY_ID`, profiles, …); with a
+ * custom endpoint (MinIO, SeaweedFS) addressing is path-style.
+ *
+ * @throws Error for a URL of another scheme, or an `s3://` URL without a bucket.
+ * @example
+ * const { store } = contentStoreFromUrl('s3://tollgate/prod');
+ */
+export function contentStoreFromUrl(url: string, environment: NodeJS.ProcessEnv = process.env): NamedContentStore {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === undefined || scheme === 'file') {
+    const folder = path.resolve(scheme === 'file' ? fileURLToPath(url) : url);
+    return { store: new FileContentStore(folder), description: folder };
+  }
+  if (scheme !== 's3') {
+    throw new Error(`TOLLGATE_STORE_URL "${url}" is neither s3://bucket/prefix nor a folder (a path or file:///path).`);
+  }
+  const [bucket = '', ...rest] = url.slice('s3://'.length).split('/');
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new Error(`TOLLGATE_STORE_URL "${url}" names no valid bucket: write s3://<bucket>/<prefix>.`);
+  }
+  const joined = rest.filter((segment) => segment.length > 0).join('/');
+  const prefix = joined.length > 0 ? `${joined}/` : '';
+  const endpoint = environment.AWS_ENDPOINT_URL_S3 || environment.AWS_ENDPOINT_URL || undefined;
+  const credentials =
+    environment !== process.env && environment.AWS_ACCESS_KEY_ID && environment.AWS_SECRET_ACCESS_KEY
+      ? { accessKeyId: environment.AWS_ACCESS_KEY_ID, secretAccessKey: environment.AWS_SECRET_ACCESS_KEY }
+      : undefined;
+  const client = new S3Client({
+    ...(endpoint && { endpoint, forcePathStyle: true }),
+    region: environment.AWS_REGION || environment.AWS_DEFAULT_REGION || 'us-east-1',
+    ...(credentials && { credentials }),
+    // Transient errors (5xx, throttling, dropped connections) are tried again, with backoff.
+    maxAttempts: 5,
+  });
+  const store = new S3ContentStore(client, { bucket, prefix });
+  return { store, description: store.url };
+}
+
+/**
+ * The store the environment names: `TOLLGATE_STORE_URL`; else `TOLLGATE_STORE_DIR` (a folder, kept for existing set-ups);
+ * else the folder `store` in `TOLLGATE_STATE_DIR` (default `.tollgate`), the embedded default for one machine.
+ */
+export function contentStoreFromEnvironment(environment: NodeJS.ProcessEnv = process.env): ContentStore {
+  return namedContentStoreFromEnvironment(environment).store;
+}
+
+/** {@link contentStoreFromEnvironment}, with what it chose, for start-up lines. */
+export function namedContentStoreFromEnvironment(environment: NodeJS.ProcessEnv = process.env): NamedContentStore {
+  const url = environment.TOLLGATE_STORE_URL?.trim();
+  if (url) return contentStoreFromUrl(url, environment);
+  const folder = environment.TOLLGATE_STORE_DIR?.trim();
+  if (folder) return contentStoreFromUrl(folder, environment);
+  return contentStoreFromUrl(path.join(environment.TOLLGATE_STATE_DIR?.trim() || '.tollgate', 'store'), environment);
+}
