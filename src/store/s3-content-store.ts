@@ -1,4 +1,5 @@
-import { GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand, S3ServiceException } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
 import type { ContentRef } from '../protocol';
 import { ContentNotFoundError, isContentRef, type ContentStore } from './content-store';
