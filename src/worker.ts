@@ -9,7 +9,7 @@ import { temporalSettingsFromEnvironment } from './client/temporal-settings';
 import { preflightOrExit } from './client/temporal-preflight';
 import { operatorPolicyFromEnvironment, type OperatorPolicy } from './policy';
 import type { TurnActivityLimits } from './protocol';
-import { contentStoreFromEnvironment, type ContentStore } from './store';
+import { contentStoreFromEnvironment, namedContentStoreFromEnvironment, type ContentStore } from './store';
 import { createWorkspaceTools, describeToolSandbox, refuseUnsandboxedToolsWithSecrets } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
 import { notifiersFromEnvironment } from './notifications/notifiers-from-environment';
@@ -46,7 +46,10 @@ export interface TollgateWorkerOptions {
    * environment (`TOLLGATE_POLICY_FILE`, `TOLLGATE_DECISION_PUBLIC_KEYS`, `TOLLGATE_ALLOW_AUTO_APPROVE`).
    */
   policy?: OperatorPolicy;
-  /** Where transcripts and large outputs are kept. Default: `TOLLGATE_STORE_DIR` or `.tollgate/store`. */
+  /**
+   * Where transcripts and large outputs are kept. Default: `TOLLGATE_STORE_URL` (`s3://bucket/prefix` or a folder), else
+   * `TOLLGATE_STORE_DIR`, else `store` in `TOLLGATE_STATE_DIR` (`.tollgate`).
+   */
   store?: ContentStore;
   /** Secret that signs approval requests in the AI SDK's format. Default: `TOLLGATE_APPROVAL_SECRET`. */
   approvalSecret?: string;
@@ -115,6 +118,7 @@ async function main(): Promise<void> {
   const model = modelSettingsFromEnvironment();
   // Before connecting: a sandbox that cannot start (or an unsandboxed bash beside secrets) stops the worker here.
   const tools = createWorkspaceTools();
+  const store = namedContentStoreFromEnvironment();
   const connection = await NativeConnection.connect(temporal.connectionOptions);
   try {
     const worker = await createTollgateWorker({
@@ -123,9 +127,11 @@ async function main(): Promise<void> {
       taskQueue: temporal.taskQueue,
       tools,
       model,
+      store: store.store,
       notifiers: notifiersFromEnvironment(),
     });
     console.log(`Tollgate worker on task queue "${temporal.taskQueue}" (${temporal.connectionOptions.address}).`);
+    console.log(`Content store: ${store.description} (every worker and gateway must name the same one).`);
     console.log(`Tools: ${describeToolSandbox(tools)}.`);
     await worker.run();
   } finally {
