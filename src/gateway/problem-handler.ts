@@ -60,6 +60,8 @@ export function sendFrameworkProblem(
 ): FastifyReply {
   const problem = toGatewayError(error, context);
   if (problem.status >= 500) request.log.error({ err: error }, 'request failed');
+  // Temporal or a worker did not answer: say when trying again is worth it.
+  if (problem.status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', '5');
   return reply
     .code(problem.status)
     .type(problemContentType)

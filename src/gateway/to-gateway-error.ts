@@ -25,10 +25,13 @@ const fastifyProblemKinds: Record<string, ProblemKind> = {
 };
 
 // gRPC status codes: 4 is a deadline passed (a turn no worker serves never answers a query), 14 is
-// Temporal unreachable, 5 is no such workflow (raw service calls, such as reading a history).
+// Temporal unreachable, 5 is no such workflow (raw service calls, such as reading a history). 1 (a call
+// cancelled, as a query is when the worker holding the turn dies), 8 (the server's rate limit) and 10 (a
+// conflict the server asks to retry) all mean "try again".
 const deadlineExceeded = 4;
 const unavailable = 14;
 const notFound = 5;
+const tryAgainCodes = new Set([1, 8, 10]);
 
 interface ErrorFields {
   name?: string;
@@ -70,6 +73,12 @@ export function toGatewayError(error: unknown, context: { bodyLimitBytes?: numbe
       return new GatewayError('unavailable', 'The turn did not answer in time (is a worker running?); retry later.');
     }
     if (grpcCode === unavailable) return new GatewayError('unavailable', 'Temporal is unavailable; retry later.');
+    if (typeof grpcCode === 'number' && tryAgainCodes.has(grpcCode)) {
+      return new GatewayError(
+        'unavailable',
+        'Temporal could not finish the request now (a worker may have just gone away); retry in a few seconds.',
+      );
+    }
     if (grpcCode === notFound) return new GatewayError('unknown-turn', 'No such turn: no workflow has this id.');
   }
   if (fields.code === 'FST_ERR_BAD_URL') {

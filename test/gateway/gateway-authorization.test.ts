@@ -251,7 +251,9 @@ describe('gateway without a worker', () => {
     await environment.stopWorker();
     try {
       const started = Date.now();
-      expectProblem(await gateway.call('GET', `/v1/turns/${workflowId}`, { as: 'ana' }), 503, 'unavailable');
+      const unanswered = await gateway.call('GET', `/v1/turns/${workflowId}`, { as: 'ana' });
+      expectProblem(unanswered, 503, 'unavailable');
+      expect(unanswered.headers.get('retry-after')).toBe('5');
       const listed = await gateway.call('GET', '/v1/approvals', { as: 'auditor' });
       expect(listed.status).toBe(200);
       expect(listed.body.unansweredTurns).toBeGreaterThanOrEqual(1);
