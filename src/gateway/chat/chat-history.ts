@@ -29,7 +29,9 @@ export async function readChatHistory(tollgate: TollgateClient, conversationId: 
   // The running turn's user message is in the recent history only; a first-version conversation keeps everything there.
   const lastUser = state.history.findLastIndex((message) => message.role === 'user');
   const runningUser = running !== undefined && lastUser >= 0 ? (state.history[lastUser] as UserMessage) : undefined;
-  const finished = await new FullOutputs(tollgate).of(
+  // Only outputs of this conversation's own turns come back in full.
+  const ownTurn = (turn: string | undefined) => turn === undefined || turn.startsWith(`${conversationId}/`);
+  const finished = await new FullOutputs(tollgate, ownTurn).of(
     state.transcript
       ? await tollgate.readTranscript(state.transcript)
       : state.history.slice(0, runningUser ? lastUser : undefined),
