@@ -2,6 +2,7 @@ import { emailExtension } from '../../src/gateway/email';
 import { slackExtension } from '../../src/gateway/slack';
 import { PersonDirectory } from '../../src/identity';
 import type { AgentTurnInput } from '../../src/protocol';
+import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
 import {
   createTestEnvironment,
   uniqueMarker,
@@ -114,6 +115,26 @@ describe('channel identities resolve to people', () => {
     expect(byAna.status).toBe(200);
     await turn.handle.result();
     expect(turn.toolRuns()).toHaveLength(1);
+  });
+
+  it('audits a second vote by the same person through another channel as a repeat, not a new vote', async () => {
+    const turn = await waitingTurn('eve', { quorum: 2 });
+    const rest = await gateway.call('POST', `/v1/approvals/${turn.approvalId}/decision`, {
+      as: 'ana',
+      body: { approved: true },
+    });
+    expect(rest.body).toMatchObject({ decision: 'awaiting-quorum' });
+    const byEmail = await submitForm(decisionLink(gateway.url, turn, 'approve', { approver: 'email:ana@example.com' }));
+    expect(byEmail.status).toBe(200);
+    expect((await slackClick(turn.approvalId, 'U0ANA')).status).toBe(200);
+    const attempts = await attemptsOf(turn.approvalId, 3);
+    expect(attempts.map((attempt) => [attempt.identity, attempt.outcome])).toEqual([
+      ['token:ana', 'recorded'],
+      ['email:ana@example.com', 'repeat'],
+      ['slack:T1/U0ANA', 'repeat'],
+    ]);
+    expect(turn.toolRuns()).toHaveLength(0);
+    expect((await turn.handle.query(pendingToolApprovalsQuery))[0]?.votes).toHaveLength(1);
   });
 
   it('refuses a Slack user and an address the identity map does not name, and decides nothing', async () => {
