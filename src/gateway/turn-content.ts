@@ -10,6 +10,9 @@ import { mayReadTurn } from './turn-access';
 import { readTurnState, withReadDeadline } from './turn-reads';
 import { requesterOf } from './turn-requester';
 
+/** Most turns whose outputs one new turn's input may carry by reference. */
+const maxTurnsNamedByInput = 32;
+
 /** Path parameters of `GET /v1/turns/:workflowId/content/:ref`. */
 export const turnContentParamsSchema = z.strictObject({
   workflowId: workflowIdSchema,
@@ -104,6 +107,13 @@ export async function checkContentRefsOfInput(
   const refsOf = (workflowId: string) => {
     let refs = turns.get(workflowId);
     if (!refs) {
+      // Each turn named costs reads of Temporal: one request may not make the gateway read many.
+      if (turns.size >= maxTurnsNamedByInput) {
+        throw new GatewayError(
+          'invalid-request',
+          `The messages name outputs of more than ${maxTurnsNamedByInput} turns; send fewer, or the outputs themselves.`,
+        );
+      }
       refs = callerMayReadTurn(context, caller, workflowId).then((may) =>
         may ? refsOfReadableTurn(context, workflowId) : undefined,
       );

@@ -123,6 +123,33 @@ describe('content is read through the turn that owns it', () => {
     expect(JSON.stringify(request?.messages)).toContain('word699');
   }, 60_000);
 
+  it('reads at most 32 turns to check the refs of one new turn', async () => {
+    const stub = (index: number) => ({
+      type: 'tool-result',
+      toolCallId: `call-${index}`,
+      toolName: 'lookup',
+      output: { type: 'text', value: 'preview' },
+      providerOptions: { tollgate: { contentRef: unknownRef(), contentTurn: `turn-nowhere-${index}` } },
+    });
+    const messages = [
+      { role: 'user', content: 'define them' },
+      {
+        role: 'assistant',
+        content: Array.from({ length: 33 }, (_, index) => ({
+          type: 'tool-call',
+          toolCallId: `call-${index}`,
+          toolName: 'lookup',
+          input: { query: 'x' },
+        })),
+      },
+      { role: 'tool', content: Array.from({ length: 33 }, (_, index) => stub(index)) },
+      { role: 'user', content: 'go on' },
+    ];
+    const refused = await gateway.call('POST', '/v1/turns', { as: 'ana', body: { messages } });
+    expectProblem(refused, 400, 'invalid-request');
+    expect(refused.body.detail).toContain('more than 32 turns');
+  });
+
   it('tells the model when an output is missing from the store, and the turn completes', async () => {
     const marker = uniqueMarker();
     environment.model.scriptFor(marker, { text: 'the lookup result is gone' });
