@@ -322,7 +322,7 @@ async function readWholeTranscript(store: ContentStore, transcript: TranscriptPo
     return await readTranscript(store, transcript);
   } catch (error) {
     const name = (error as Error | undefined)?.name;
-    if (name !== 'ContentNotFound' && name !== 'TypeError') throw error;
+    if (name !== 'ContentNotFound' && name !== 'NotATranscript') throw error;
     throw ApplicationFailure.nonRetryable(
       `The turn's earlier history cannot be read: ${(error as Error).message}`,
       'TranscriptNotFound',

@@ -77,7 +77,7 @@ async function storedHistory(
     return await tollgate.readTranscript(transcript);
   } catch (error) {
     const name = (error as Error | undefined)?.name;
-    if (name === 'ContentNotFound' || name === 'TypeError') return undefined;
+    if (name === 'ContentNotFound' || name === 'NotATranscript') return undefined;
     throw error;
   }
 }
