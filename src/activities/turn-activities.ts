@@ -14,6 +14,7 @@ import {
   type ToolResultOutput,
   type ToolResultPart,
   type TurnActivityLimits,
+  type TranscriptPointer,
   type TurnSettings,
   turnRevisions,
 } from '../protocol';
@@ -139,8 +140,7 @@ export function createTurnActivities(dependencies: TurnActivityDependencies): Tu
       options,
       transcript.tail.length > 0 ? transcript.tail : [{ role: 'user', content: '' }],
     );
-    const stored = await readTranscript(store, transcript);
-    const messages = await resolveStoredContent(store, stored);
+    const messages = await resolveStoredContent(store, await readWholeTranscript(store, transcript));
     const modelStep = await dependencies.callModel(
       {
         messages,
@@ -182,12 +182,12 @@ export function createTurnActivities(dependencies: TurnActivityDependencies): Tu
 
   async function runTool(call: RunToolInput): Promise<ToolResultPart> {
     const output = capOutput(await dependencies.executeTool(call));
-    return storeLargeOutput(store, {
-      type: 'tool-result',
-      toolCallId: call.toolCallId,
-      toolName: call.toolName,
-      output,
-    });
+    // The stub names this turn: its output is read through the turn that produced it.
+    return storeLargeOutput(
+      store,
+      { type: 'tool-result', toolCallId: call.toolCallId, toolName: call.toolName, output },
+      Context.current().info.workflowExecution?.workflowId,
+    );
   }
 
   return {
@@ -321,6 +321,26 @@ function providerPlans(
     const approval = issueApproval(call, undefined, context, part.approvalId);
     return [{ kind: 'provider', call, approval, autoApproved: input.autoApprove === true }];
   });
+}
+
+/**
+ * The turn's transcript, read whole. A stored piece that is missing is not like a missing tool output, which the model
+ * is told about and can work around: the piece is the conversation itself (what the person asked, which calls were
+ * approved and ran), and a model answering without it would act on a history it does not know is cut short. The step
+ * fails at once, not after ten retries of the same read, with a message that says what is missing; the turn's
+ * failure keeps what it did. A store that cannot be read just now (not a missing piece) is retried as before.
+ */
+async function readWholeTranscript(store: ContentStore, transcript: TranscriptPointer): Promise<ModelMessage[]> {
+  try {
+    return await readTranscript(store, transcript);
+  } catch (error) {
+    const name = (error as Error | undefined)?.name;
+    if (name !== 'ContentNotFound' && name !== 'NotATranscript') throw error;
+    throw ApplicationFailure.nonRetryable(
+      `The turn's earlier history cannot be read: ${(error as Error).message}`,
+      'TranscriptNotFound',
+    );
+  }
 }
 
 function capOutput(output: ToolResultOutput): ToolResultOutput {

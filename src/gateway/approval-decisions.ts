@@ -240,10 +240,23 @@ export class ApprovalDecisions {
       const decisions = requests.map((request) => this.prepare(actor, request, workflowId as string, state));
       const earlier = new Map(state.audit.map((entry) => [entry.approvalId, entry]));
       const recorded = await this.record(workflowId, decisions, requests, state);
-      // A decision that was already there, or that came back with someone else's name, changed nothing.
+      // Quorum approvals this person had already voted for, by whichever channel: another approval is no new vote.
+      const votedBefore = new Set(
+        state.pending.flatMap((approval) =>
+          approval.votes?.some((vote) => vote.approver === actor.person) ? [approval.approvalId] : [],
+        ),
+      );
+      // A decision that was already there, a vote cast before (the turn may answer a repeated update with the first
+      // one's result, so its own `repeat` is not enough), or one that came back with someone else's name, changed
+      // nothing.
       await keep(
-        recorded.map((entry) =>
-          earlier.has(entry.approvalId) || entry.approver !== actor.person ? 'repeat' : 'recorded',
+        recorded.map((entry, index) =>
+          earlier.has(entry.approvalId) ||
+          (requests[index]?.approved === true && votedBefore.has(entry.approvalId)) ||
+          (entry as { outcome?: string }).outcome === 'repeat' ||
+          entry.approver !== actor.person
+            ? 'repeat'
+            : 'recorded',
         ),
       );
       return recorded;

@@ -5,12 +5,13 @@ import type { GatewayContext } from './gateway-context';
 import { GatewayError } from './gateway-error';
 import { batchDecisionBodySchema, emptyQuerySchema, startTurnBodySchema, turnParamsSchema } from './gateway-schemas';
 import { parseInput } from './parse-input';
-import { toGatewayError } from './to-gateway-error';
-import { mayReadTurn } from './turn-access';
-import { readTurnState, withReadDeadline } from './turn-reads';
-import { requesterOf } from './turn-requester';
+import { callerMayReadTurn, checkContentRefsOfInput, readTurnContent, turnContentParamsSchema } from './turn-content';
+import { readTurnState } from './turn-reads';
 
-/** `POST /v1/turns`, `GET /v1/turns/:workflowId`, `POST /v1/turns/:workflowId/decisions`. */
+/**
+ * `POST /v1/turns`, `GET /v1/turns/:workflowId`, `GET /v1/turns/:workflowId/content/:ref`,
+ * `POST /v1/turns/:workflowId/decisions`.
+ */
 export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext): void {
   app.post('/v1/turns', async (request, reply) => {
     const caller = requireScope(request, 'turns:start');
@@ -20,6 +21,8 @@ export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext
     if (body.autoApprove === true && !caller.scopes.has('turns:autonomous')) {
       throw new GatewayError('forbidden', 'autoApprove needs a token with the scope turns:autonomous.');
     }
+    // Stored content the model would read must be the caller's to read: a ref alone is not a key.
+    await checkContentRefsOfInput(context, caller, body);
     // Decisions inside the messages (a halted turn's continuation) are decisions like any other: they need the right
     // to decide, the approver is the token's person, and each is bound to this turn and audited.
     const workflowId = newTurnId();
@@ -41,17 +44,20 @@ export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext
     parseInput(emptyQuerySchema, request.query, 'query');
     const { workflowId } = parseInput(turnParamsSchema, request.params, 'params');
     // Another person's turn is answered exactly like a turn that does not exist: no hint that it does.
-    const unknown = new GatewayError('unknown-turn', `No turn "${workflowId}".`);
-    if (!caller.scopes.has('turns:read-all')) {
-      const requester = await withReadDeadline(context.tollgate, context.readTimeoutMs, () =>
-        requesterOf(context.tollgate, workflowId),
-      ).catch((error: unknown) => {
-        throw toGatewayError(error).kind === 'unknown-turn' ? unknown : error;
-      });
-      if (!mayReadTurn(caller, requester)) throw unknown;
+    if (!(await callerMayReadTurn(context, caller, workflowId))) {
+      throw new GatewayError('unknown-turn', `No turn "${workflowId}".`);
     }
     const state = await readTurnState(context.tollgate, workflowId, context.readTimeoutMs);
     return { workflowId, ...state };
+  });
+
+  // A large tool output, read through the turn that produced it (tenancy as for the turn itself).
+  app.get('/v1/turns/:workflowId/content/:ref', async (request) => {
+    const caller = requireScope(request, 'turns:read', 'turns:read-all');
+    parseInput(emptyQuerySchema, request.query, 'query');
+    const { workflowId, ref } = parseInput(turnContentParamsSchema, request.params, 'params');
+    const output = await readTurnContent(context, caller, workflowId, ref);
+    return { workflowId, ref, output };
   });
 
   app.post('/v1/turns/:workflowId/decisions', { onRequest: context.decisionRateLimit }, async (request) => {

@@ -70,7 +70,17 @@ export function resolveApprovalRules(options: {
       `Notification targets come from the operator's policy; the turn's own targets for ${toolName} were not used.`,
     );
   }
-  const remindAfter = operator.remindAfter ?? caller?.remindAfter;
+  // A reminder tells the operator's targets again and leads to escalation: the operator's to set. A caller may only
+  // bring the operator's reminder sooner, never add one where the operator set none or put it off.
+  const operatorRemindMs =
+    operator.remindAfter !== undefined ? durationToMilliseconds(operator.remindAfter) : undefined;
+  const callerRemindMs = caller?.remindAfter !== undefined ? durationToMilliseconds(caller.remindAfter) : undefined;
+  const remindAfterMs = operatorRemindMs === undefined ? undefined : minimum(operatorRemindMs, callerRemindMs);
+  if (callerRemindMs !== undefined && operatorRemindMs === undefined) {
+    refused.push(`The turn's remindAfter for ${toolName} was not used: the operator sets no reminder for it.`);
+  } else if (callerRemindMs !== undefined && operatorRemindMs !== undefined && callerRemindMs > operatorRemindMs) {
+    refused.push(`The turn's remindAfter for ${toolName} is later than the operator's; the operator's applies.`);
+  }
   const rights: ApprovalRights | undefined =
     approvers === undefined && allowSelfApproval && quorum === 1
       ? undefined
@@ -85,7 +95,7 @@ export function resolveApprovalRules(options: {
     ...(timeoutMs !== undefined && { timeoutMs }),
     onExpire,
     notify: operator.notify ?? [],
-    ...(remindAfter !== undefined && { remindAfterMs: durationToMilliseconds(remindAfter) }),
+    ...(remindAfterMs !== undefined && { remindAfterMs }),
     ...(operator.escalateTo && { escalateTo: operator.escalateTo }),
     refused,
   };

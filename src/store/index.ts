@@ -7,5 +7,5 @@ export {
 } from './content-store-from-environment';
 export { FileContentStore } from './file-content-store';
 export { S3ContentStore, type S3Location } from './s3-content-store';
-export { appendTranscript, readTranscript } from './transcript';
-export { resolveStoredContent, storeLargeOutput, storedContentRef } from './stored-output';
+export { appendTranscript, NotATranscriptError, readTranscript } from './transcript';
+export { resolveStoredContent, storeLargeOutput, storedContentRef, storedContentTurn } from './stored-output';

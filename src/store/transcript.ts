@@ -1,6 +1,14 @@
 import type { ContentRef, ModelMessage, TranscriptPointer } from '../protocol';
 import type { ContentStore } from './content-store';
 
+/** Content under a transcript's reference that is not a piece of transcript. */
+export class NotATranscriptError extends Error {
+  override readonly name = 'NotATranscript';
+  constructor(readonly ref: ContentRef) {
+    super(`Content "${ref}" is not a transcript.`);
+  }
+}
+
 /** One stored piece of a transcript: messages after an earlier piece. */
 interface TranscriptNode {
   type: 'tollgate-transcript';
@@ -28,7 +36,7 @@ export async function readTranscript(store: ContentStore, pointer: TranscriptPoi
   let ref: ContentRef | null | undefined = pointer.head;
   while (ref) {
     const node = (await store.get(ref)) as TranscriptNode;
-    if (node?.type !== 'tollgate-transcript') throw new TypeError(`Content "${ref}" is not a transcript.`);
+    if (node?.type !== 'tollgate-transcript') throw new NotATranscriptError(ref);
     pieces.push(node.messages);
     ref = node.previous;
   }

@@ -2,6 +2,7 @@ import { emailExtension } from '../../src/gateway/email';
 import { slackExtension } from '../../src/gateway/slack';
 import { PersonDirectory } from '../../src/identity';
 import type { AgentTurnInput } from '../../src/protocol';
+import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
 import {
   createTestEnvironment,
   uniqueMarker,
@@ -10,7 +11,7 @@ import {
   type TestEnvironment,
 } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
-import { decisionLink, submitForm, testLinkSecret } from './email/email-link-visits';
+import { decisionLink, openLink, submitForm, testLinkSecret } from './email/email-link-visits';
 import { expectProblem, startGateway, type RunningGateway } from './gateway-fixture';
 import { clickPayload, formBodyOf, postToSlack, testSigningSecret } from './slack/slack-clicks';
 
@@ -24,6 +25,7 @@ const people = PersonDirectory.fromList([
   { id: 'bob', slack: ['U0BOB'], email: ['bob@example.com'] },
   { id: 'eve', slack: ['U0EVE'] },
   { id: 'carol', slack: ['U0CAR'] },
+  { id: 'dan', slack: ['T1/U0DAN'], email: ['dan@example.com'] },
 ]);
 
 beforeAll(async () => {
@@ -100,6 +102,26 @@ describe('channel identities resolve to people', () => {
     expect((await turn.handle.result()).audit[0]).toMatchObject({ decision: 'approved', approver: 'bob' });
   });
 
+  it("leaves a requester's email link and its sibling usable after a refused self-approval; a decision that counted uses them up", async () => {
+    const turn = await waitingTurn('ana', { allowSelfApproval: false });
+    const approve = decisionLink(gateway.url, turn, 'approve', { approver: 'email:ana@example.com' });
+    const deny = decisionLink(gateway.url, turn, 'deny', { approver: 'email:ana@example.com' });
+    expect((await submitForm(approve)).status).toBe(403);
+    const reopened = await openLink(approve);
+    expect(reopened.status).toBe(200);
+    expect(reopened.text).not.toContain('already been used');
+    // Denying her own call needs no rights: the Deny link of the same mail still decides.
+    const denied = await submitForm(deny);
+    expect(denied.status).toBe(200);
+    expect((await turn.handle.result()).audit[0]).toMatchObject({ decision: 'denied', approver: 'ana' });
+    for (const link of [deny, approve]) {
+      const again = await openLink(link);
+      expect(again.status).toBe(410);
+      expect(again.text).toContain('already been used');
+    }
+    expect(turn.toolRuns()).toHaveLength(0);
+  });
+
   it('counts one person once towards a quorum, whichever channels they use', async () => {
     const turn = await waitingTurn('eve', { quorum: 2 });
     const rest = await gateway.call('POST', `/v1/approvals/${turn.approvalId}/decision`, {
@@ -114,6 +136,20 @@ describe('channel identities resolve to people', () => {
     expect(byAna.status).toBe(200);
     await turn.handle.result();
     expect(turn.toolRuns()).toHaveLength(1);
+  });
+
+  it('audits a second vote by the same person through another channel as a repeat, not a new vote', async () => {
+    const turn = await waitingTurn('eve', { quorum: 2 });
+    const byEmail = await submitForm(decisionLink(gateway.url, turn, 'approve', { approver: 'email:dan@example.com' }));
+    expect(byEmail.status).toBe(200);
+    expect((await slackClick(turn.approvalId, 'U0DAN')).status).toBe(200);
+    const attempts = await attemptsOf(turn.approvalId, 2);
+    expect(attempts.map((attempt) => [attempt.approver, attempt.identity, attempt.outcome])).toEqual([
+      ['dan', 'email:dan@example.com', 'recorded'],
+      ['dan', 'slack:T1/U0DAN', 'repeat'],
+    ]);
+    expect(turn.toolRuns()).toHaveLength(0);
+    expect((await turn.handle.query(pendingToolApprovalsQuery))[0]?.votes).toHaveLength(1);
   });
 
   it('refuses a Slack user and an address the identity map does not name, and decides nothing', async () => {

@@ -1,6 +1,6 @@
 import { safeValidateUIMessages, type UIMessage } from 'ai';
 import type { TollgateClient } from '../../client';
-import type { ModelMessage, UserMessage } from '../../protocol';
+import type { ModelMessage, TranscriptPointer, UserMessage } from '../../protocol';
 import { GatewayError } from '../gateway-error';
 import { FullOutputs } from './full-outputs';
 import { TurnReader } from './read-turn';
@@ -29,10 +29,11 @@ export async function readChatHistory(tollgate: TollgateClient, conversationId: 
   // The running turn's user message is in the recent history only; a first-version conversation keeps everything there.
   const lastUser = state.history.findLastIndex((message) => message.role === 'user');
   const runningUser = running !== undefined && lastUser >= 0 ? (state.history[lastUser] as UserMessage) : undefined;
-  const finished = await new FullOutputs(tollgate).of(
-    state.transcript
-      ? await tollgate.readTranscript(state.transcript)
-      : state.history.slice(0, runningUser ? lastUser : undefined),
+  // Only outputs of this conversation's own turns come back in full.
+  const ownTurn = (turn: string | undefined) => turn === undefined || turn.startsWith(`${conversationId}/`);
+  const stored = state.transcript ? await storedHistory(tollgate, state.transcript) : undefined;
+  const finished = await new FullOutputs(tollgate, ownTurn).of(
+    stored ?? state.history.slice(0, runningUser ? lastUser : undefined),
   );
 
   const messages: UIMessage[] = [];
@@ -61,6 +62,24 @@ export async function readChatHistory(tollgate: TollgateClient, conversationId: 
     );
   }
   return validated.data as UIMessage[];
+}
+
+/**
+ * The conversation's whole stored history, or undefined when the store does not have it (a gateway that does not
+ * share the worker's store, or a store that was wiped): the chat then shows the recent history the conversation keeps
+ * itself (its last 100 messages) rather than failing.
+ */
+async function storedHistory(
+  tollgate: TollgateClient,
+  transcript: TranscriptPointer,
+): Promise<ModelMessage[] | undefined> {
+  try {
+    return await tollgate.readTranscript(transcript);
+  } catch (error) {
+    const name = (error as Error | undefined)?.name;
+    if (name === 'ContentNotFound' || name === 'NotATranscript') return undefined;
+    throw error;
+  }
 }
 
 /** The conversation's finished turns: each user message and the assistant and tool messages that answered it. */

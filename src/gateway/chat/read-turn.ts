@@ -21,7 +21,8 @@ export class TurnReader {
     private readonly tollgate: TollgateClient,
     readonly turnId: string,
   ) {
-    this.outputs = new FullOutputs(tollgate);
+    // Only this turn's own outputs come back in full.
+    this.outputs = new FullOutputs(tollgate, (turn) => turn === undefined || turn === turnId);
   }
 
   async read(): Promise<TurnSnapshot> {

@@ -219,11 +219,13 @@ async function decide(
     return outcomePage(recorded, claims, actor.person);
   } catch (error) {
     const problem = toGatewayError(error);
+    // Only a decision that counted uses the link up. A refusal (self-approval, not an approver, a conflict) changed
+    // nothing, and one not delivered (or not known to be) is safe to try again (a repeat is idempotent): either way
+    // the link and its sibling are given back, so a requester's refused Approve leaves their Deny link working.
+    await release().catch((releaseError: unknown) =>
+      log.error({ err: releaseError }, 'a used email link could not be released'),
+    );
     if (problem.status >= 500) {
-      // Not delivered, or not known to be: the link is given back, and trying again is safe (a repeat is idempotent).
-      await release().catch((releaseError: unknown) =>
-        log.error({ err: releaseError }, 'a used email link could not be released'),
-      );
       if (problem.kind === 'internal')
         log.error({ err: error, approvalId: claims.approvalId }, 'an email decision failed');
       return messagePage(503, 'Not decided yet', `${problem.detail} Open the link again in a moment.`);

@@ -1,5 +1,10 @@
 import { lastAssistantMessageIsCompleteWithApprovalResponses, safeValidateUIMessages, type UIMessage } from 'ai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { TollgateClient } from '../../../src/client';
 import { createChatHandler } from '../../../src/gateway/chat';
+import { FileContentStore } from '../../../src/store';
 import { ApprovalDecisions, DecisionAudit } from '../../../src/gateway';
 import { uniqueMarker } from '../../support/test-environment';
 import { longDefinitionOf } from '../../support/test-tools';
@@ -185,6 +190,48 @@ describe('GET /api/chat/:id/messages', () => {
     expect((await stack.gateway.call('GET', `/api/chat/${chat.id}/messages`, { token: null })).status).toBe(401);
     const own = await stack.gateway.call('GET', `/api/chat/${chat.id}/messages`);
     expect((own.body as UIMessage[]).map(textOf)).toEqual([`${marker} hello`, 'Only for ana.']);
+  });
+
+  it("shows the conversation's recent history when the gateway's store does not have its transcript", async () => {
+    const marker = uniqueMarker();
+    stack.model.scriptFor(marker, { text: 'First answer.' }, { text: 'Second answer.' });
+    const chat = new NodeChat(stack.gateway, { id: `nostore-${marker.slice(6, 14)}` });
+    await chat.sendMessage({ text: `${marker} one` });
+    await eventually(
+      () => chat.status === 'ready' && chat.text() === 'First answer.',
+      (done) => done,
+    );
+    await chat.sendMessage({ text: 'two' });
+    await eventually(
+      () => chat.status === 'ready' && chat.text() === 'Second answer.',
+      (done) => done,
+    );
+    // A gateway on another store: the conversation's transcript is not there.
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-other-store-'));
+    try {
+      const elsewhere = new TollgateClient(
+        stack.tollgate.client,
+        stack.taskQueue,
+        undefined,
+        new FileContentStore(folder),
+      );
+      expect((await elsewhere.conversationState(`chat:ana:${chat.id}`)).transcript).toBeDefined();
+      const handler = createChatHandler({
+        tollgate: elsewhere,
+        decisions: new ApprovalDecisions(elsewhere, new DecisionAudit()),
+        authenticate: (authorization) => (authorization === `Bearer ${testTokens.ana}` ? { person: 'ana' } : undefined),
+      });
+      const response = await handler.fetch(
+        new Request(`http://app.example/api/chat/${chat.id}/messages`, {
+          headers: { authorization: `Bearer ${testTokens.ana}` },
+        }),
+      );
+      expect(response.status).toBe(200);
+      const messages = (await response.json()) as UIMessage[];
+      expect(messages.map(textOf)).toEqual([`${marker} one`, 'First answer.', 'two', 'Second answer.']);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('is served the same by the exported Fetch handler', async () => {
