@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { turnContentParamsSchema } from './turn-content';
 import {
   approvalParamsSchema,
   auditQuerySchema,
@@ -138,6 +139,25 @@ export function openApiDocument(): JsonSchema & { paths: Record<string, Record<s
           responses: {
             '200': { description: 'The state.', ...json(reference('TurnState')) },
             '404': problem('Unknown turn.'),
+            ...commonProblems,
+          },
+        },
+      },
+      '/v1/turns/{workflowId}/content/{ref}': {
+        get: {
+          summary:
+            "A large output a turn stored (a preview's `providerOptions.tollgate.contentRef`), read through the turn that owns it.",
+          parameters: parametersOf(turnContentParamsSchema, 'path'),
+          responses: {
+            '200': {
+              description: 'The stored output.',
+              ...json({
+                type: 'object',
+                required: ['workflowId', 'ref', 'output'],
+                properties: { workflowId: { type: 'string' }, ref: { type: 'string' }, output: {} },
+              }),
+            },
+            '404': problem('No such content in a turn this token may read (the same answer whatever the reason).'),
             ...commonProblems,
           },
         },

@@ -215,6 +215,7 @@ describe('approval gateway HTTP rules', () => {
       '/v1/audit',
       '/v1/turns',
       '/v1/turns/{workflowId}',
+      '/v1/turns/{workflowId}/content/{ref}',
       '/v1/turns/{workflowId}/decisions',
     ]);
     const decision = document.paths['/v1/approvals/{approvalId}/decision'].post;
