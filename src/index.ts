@@ -16,7 +16,8 @@ export {
   type PendingApprovalOfTurn,
   type TemporalSettings,
 } from './client';
-export { createGateway, type GatewayOptions } from './gateway';
+export { ApprovalDecisions, createGateway, DecisionAudit, type GatewayOptions } from './gateway';
+export { createChatHandler } from './gateway/chat';
 export type { ApprovalNotifier } from './notifications/notification-types';
 export { operatorPolicyFromEnvironment, operatorPolicySchema, type OperatorPolicy, type OperatorRules } from './policy';
 export {

@@ -1,0 +1,42 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '../..');
+const pages = [
+  'README.md',
+  ...readdirSync(path.join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
+
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as dashes. */
+function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+}
+
+describe('links between README.md and docs/', () => {
+  it.each(pages)('%s links only to pages and headings that exist', (page) => {
+    const text = readFileSync(path.join(root, page), 'utf8');
+    const broken: string[] = [];
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target!)) continue;
+      const [file, anchor] = target!.split('#');
+      const resolved = file ? path.resolve(path.dirname(path.join(root, page)), file) : path.join(root, page);
+      if (!existsSync(resolved)) {
+        broken.push(target!);
+        continue;
+      }
+      if (anchor && resolved.endsWith('.md')) {
+        const headings = [...readFileSync(resolved, 'utf8').matchAll(/^#+ (.+)$/gm)].map((match) =>
+          anchorOf(match[1]!),
+        );
+        if (!headings.includes(anchor)) broken.push(target!);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});
