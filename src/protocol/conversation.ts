@@ -66,4 +66,6 @@ export interface ConversationState {
   turnCount: number;
   /** The last turn that failed, and why; the conversation goes on. */
   lastFailure?: { turnId: string; message: string };
+  /** `turnPendingApprovals` signals refused in this run: not from the running turn, malformed, or rewriting what was shown. */
+  refusedSignals?: number;
 }

@@ -36,6 +36,7 @@ import {
   supersedeTurnSignal,
 } from './definitions';
 import { loadAgentTurnV1 } from './load-lazily';
+import { readSupersedeRequest } from './read-supersede-request';
 import { registerDecisionHandlers } from './register-decision-handlers';
 import { resumeFromMessages } from './resume-from-messages';
 import { TurnApprovals } from './turn-approvals';
@@ -92,6 +93,14 @@ function toolRunner(settings: TurnSettings, turnSetsLength: boolean, thenModelSt
     heartbeatTimeout: settings.toolTimeouts.heartbeatMs,
     retry: { maximumAttempts: limits?.maximumAttempts ?? 3 },
   });
+}
+
+/** A whole number from a query's page argument, read without walking what a caller sent. */
+function readCount(page: unknown, key: 'fromMessage' | 'maxMessages'): number | undefined {
+  const value = typeof page === 'object' && page !== null ? (page as Record<string, unknown>)[key] : undefined;
+  if (value === undefined || value === null) return undefined;
+  const number = typeof value === 'number' || typeof value === 'string' ? Number(value) : NaN;
+  return Math.max(0, Math.floor(number) || 0);
 }
 
 /** What `settle` gives for the call it leaves to run with the next model step. */
@@ -154,12 +163,17 @@ class AgentTurn {
       onOutput: (toolCallId, toolName) =>
         this.events.note('tool-output-submitted', this.steps, { toolCallId, toolName }),
     });
-    setHandler(supersedeTurnSignal, ({ reason }) => this.approvals.supersede(String(reason).slice(0, 500)));
+    setHandler(supersedeTurnSignal, (payload: unknown) => {
+      const request = readSupersedeRequest(payload);
+      if ('reason' in request) this.approvals.supersede(request.reason);
+      else
+        this.approvals.book.ignore(payload, 'invalid', `Invalid supersedeTurn signal: ${request.invalid}.`, new Date());
+    });
     setHandler(pendingToolApprovalsQuery, () => this.approvals.book.pending());
     setHandler(agentTurnEventsQuery, () => this.events.list());
     setHandler(agentTurnStateQuery, (page) => {
-      const from = Math.max(0, Math.floor(Number(page?.fromMessage ?? 0)) || 0);
-      const count = Math.max(0, Math.floor(Number(page?.maxMessages ?? this.messages.length)) || 0);
+      const from = readCount(page, 'fromMessage') ?? 0;
+      const count = readCount(page, 'maxMessages') ?? this.messages.length;
       return {
         ...this.result(),
         messages: this.messages.slice(from, from + count),

@@ -10,6 +10,7 @@ import type {
   ToolApprovalAuditEntry,
   ToolApprovalDecision,
 } from '../protocol';
+import { inspectPayload, signalPayloadLimits, summarisePayload } from './bounded-payload';
 import { readDecision } from './read-decision';
 import { hasValidDecisionSignature } from './verify-decision-signature';
 
@@ -238,6 +239,12 @@ export class ApprovalBook {
 
   /** A signal's decision: applied when acceptable, otherwise recorded as ignored. Signals cannot reject. */
   receiveSignal(payload: unknown, now: Date): void {
+    // Bounded before anything reads it: a decision is small and shallow, and junk must not cost the turn.
+    const inspection = inspectPayload(payload, signalPayloadLimits);
+    if (!inspection.bounded) {
+      this.ignore(payload, 'invalid', `Invalid toolApprovalResponse signal: ${inspection.reason}.`, now);
+      return;
+    }
     const decision = readDecision(payload);
     if ('invalid' in decision) {
       this.ignore(payload, 'invalid', `Invalid toolApprovalResponse signal: ${decision.invalid}`, now);
@@ -280,7 +287,11 @@ export class ApprovalBook {
     return entry;
   }
 
-  private ignore(received: unknown, cause: IgnoredDecisionCause, message: string, now: Date): void {
+  /**
+   * Records a signal the turn did not act on (a decision or another message a sender wrote), in a size-capped
+   * summary; beyond the most recent few only a count is kept.
+   */
+  ignore(received: unknown, cause: IgnoredDecisionCause, message: string, now: Date): void {
     if (this.ignoredDecisions.length >= maxIgnoredKept) {
       this.ignoredDecisions.shift();
       this.ignoredDropped += 1;
@@ -289,10 +300,11 @@ export class ApprovalBook {
   }
 }
 
-/** What is kept of an ignored payload: its size and a prefix, never the whole of it. */
+/**
+ * What is kept of an ignored payload: a small one whole, of any other the start of its JSON text, written
+ * in bounded work (never JSON.stringify on what a sender wrote: a deep enough value overflows the stack).
+ */
 function summarise(received: unknown): IgnoredToolApprovalDecision['received'] {
-  const text = JSON.stringify(received) ?? String(received);
-  return text.length <= ignoredPrefixLength
-    ? received
-    : { truncated: true, bytes: text.length, prefix: text.slice(0, ignoredPrefixLength) };
+  const summary = summarisePayload(received, ignoredPrefixLength);
+  return summary.complete ? received : { truncated: true, prefix: summary.prefix };
 }

@@ -9,13 +9,7 @@ import {
   startChild,
   workflowInfo,
 } from '@temporalio/workflow';
-import type {
-  ConversationInput,
-  ModelMessage,
-  PendingToolApproval,
-  SendMessageInput,
-  TranscriptPointer,
-} from '../protocol';
+import type { ConversationInput, ModelMessage, SendMessageInput, TranscriptPointer } from '../protocol';
 import { agentTurn } from './agent-turn';
 import {
   conversationStateQuery,
@@ -24,6 +18,8 @@ import {
   supersedeTurnSignal,
   turnPendingApprovalsSignal,
 } from './definitions';
+import { inspectPayload, toolDataPayloadLimits } from './bounded-payload';
+import { ConversationPendingView } from './conversation-pending-view';
 import { loadConversationV1, loadSchemaChecks } from './load-lazily';
 import { patches, runsV2 } from './turn-version';
 
@@ -69,7 +65,7 @@ async function runConversation(input: ConversationInput): Promise<void> {
   for (const message of input.queued ?? []) queued.push({ ...message, turnId: nextTurnId() });
   const startedTurns = new Set<string>();
   let currentTurnId: string | undefined;
-  let pending: PendingToolApproval[] = [];
+  const pendingView = new ConversationPendingView();
   let lastFailure: { turnId: string; message: string } | undefined;
   let turnsThisRun = 0;
 
@@ -83,15 +79,15 @@ async function runConversation(input: ConversationInput): Promise<void> {
     history: recent,
     transcript,
     ...(currentTurnId !== undefined && { currentTurnId }),
-    pending,
+    pending: pendingView.pending(),
     queued,
     turnCount,
     ...(lastFailure && { lastFailure }),
+    ...(pendingView.refusedCount() > 0 && { refusedSignals: pendingView.refusedCount() }),
   }));
 
-  setHandler(turnPendingApprovalsSignal, ({ turnId, pending: turnPending }) => {
-    if (turnId === currentTurnId) pending = turnPending;
-  });
+  // Only the running turn sends it, in one shape; see ConversationPendingView for what a forged one can do.
+  setHandler(turnPendingApprovalsSignal, (payload: unknown) => pendingView.receive(payload));
 
   setHandler(
     sendMessageUpdate,
@@ -99,7 +95,7 @@ async function runConversation(input: ConversationInput): Promise<void> {
       const turnId = nextTurnId();
       const waitsBehindAnother = queued.length > 0 || currentTurnId !== undefined;
       queued.push({ ...message, turnId });
-      if (currentTurnId && pending.length > 0 && input.onMessageWhilePending === 'supersede') {
+      if (currentTurnId && pendingView.pending().length > 0 && input.onMessageWhilePending === 'supersede') {
         // The turn denies what it waits for itself, whoever may approve it: denying needs no rights.
         await getExternalWorkflowHandle(currentTurnId).signal(supersedeTurnSignal, { reason: supersededReason });
       }
@@ -109,7 +105,13 @@ async function runConversation(input: ConversationInput): Promise<void> {
     },
     {
       // Validators are not replayed, so this schema may change without touching running conversations.
-      validator: (message) => loadSchemaChecks().checkSendMessage(message),
+      validator: (message) => {
+        const inspection = inspectPayload(message, toolDataPayloadLimits);
+        if (!inspection.bounded) {
+          throw ApplicationFailure.nonRetryable(`Invalid sendMessage input: ${inspection.reason}.`, 'InvalidMessage');
+        }
+        loadSchemaChecks().checkSendMessage(message);
+      },
     },
   );
 
@@ -135,7 +137,7 @@ async function runConversation(input: ConversationInput): Promise<void> {
     turnCount += 1;
     turnsThisRun += 1;
     currentTurnId = message.turnId;
-    pending = [];
+    pendingView.startTurn(message.turnId);
     const before = transcript;
     try {
       const turn = await startChild(agentTurn, {
@@ -162,7 +164,7 @@ async function runConversation(input: ConversationInput): Promise<void> {
       transcript = kept?.transcript ?? { ...before, tail: [...before.tail, userMessage, ...(kept?.messages ?? [])] };
     } finally {
       currentTurnId = undefined;
-      pending = [];
+      pendingView.endTurn();
     }
   }
 
