@@ -91,7 +91,8 @@ export const turnRevisions = {
   decisionsLeavePendingAtOnce: 2,
   lastToolRunsWithNextStep: 3,
   searchAttributeFollowsDecisions: 4,
-  current: 4,
+  continuesAsNewWhenLarge: 5,
+  current: 5,
 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */
@@ -115,6 +116,8 @@ export interface TurnSettings {
    * activities only), instead of an activity of its own.
    * 4: a decision leaves the Temporal UI's details and the conversation at once, and the search attribute at the turn's
    * next workflow task (saving a decided turn the Temporal server's visibility write while it runs).
+   * 5: a turn whose history grows large (Temporal suggests it, or a flood of signals) continues as new while it only
+   * waits for decisions or a client's output, carrying its whole state (see `TurnCarryOver`).
    */
   revision?: number;
 }

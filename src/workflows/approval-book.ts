@@ -18,6 +18,15 @@ import { hasValidDecisionSignature } from './verify-decision-signature';
 export type DecisionCheck =
   { accepted: true; repeat: boolean } | { accepted: false; cause: IgnoredDecisionCause; message: string };
 
+/** A book as a turn that continues as new carries it: every map in its order. */
+export interface ApprovalBookSnapshot {
+  waiting: PendingToolApproval[];
+  rights: Array<[string, ApprovalRights]>;
+  decided: ToolApprovalAuditEntry[];
+  ignored: IgnoredToolApprovalDecision[];
+  ignoredDropped: number;
+}
+
 /** Ignored decisions kept in full; beyond this only a count is kept, so junk cannot grow a turn. */
 const maxIgnoredKept = 50;
 /** Characters of an ignored payload kept, so a huge signal cannot bloat every query. */
@@ -56,6 +65,26 @@ export class ApprovalBook {
       }
     }
     return book;
+  }
+
+  /** Everything the book holds, for a turn that continues as new (trust comes back with the turn's settings). */
+  snapshot(): ApprovalBookSnapshot {
+    return {
+      waiting: this.pending(),
+      rights: [...this.rights],
+      decided: this.audit(),
+      ignored: this.ignored(),
+      ignoredDropped: this.ignoredDropped,
+    };
+  }
+
+  /** Takes up what an earlier run of the turn held; called on an empty book. */
+  restore(snapshot: ApprovalBookSnapshot): void {
+    for (const approval of snapshot.waiting) this.waiting.set(approval.approvalId, approval);
+    for (const [approvalId, rights] of snapshot.rights) this.rights.set(approvalId, rights);
+    for (const entry of snapshot.decided) this.decided.set(entry.approvalId, entry);
+    this.ignoredDecisions.push(...snapshot.ignored.slice(-maxIgnoredKept));
+    this.ignoredDropped = snapshot.ignoredDropped;
   }
 
   /** Whose signatures make decisions count from now on. */
