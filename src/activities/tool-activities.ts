@@ -18,7 +18,7 @@ const heartbeatIntervalMs = 5_000;
 export function createToolActivities(
   registry: ToolRegistry,
   policy?: ToolApprovalPolicy,
-): Omit<TollgateActivities, 'callModel' | 'notifyApproval'> {
+): Omit<TollgateActivities, 'callModel' | 'notifyApproval' | 'awaitTurnOutcome'> {
   return {
     async describeTools(names) {
       try {

@@ -7,6 +7,13 @@ function fixedPart({ votes: _votes, ...fixed }: PendingToolApproval): string {
   return JSON.stringify(fixed);
 }
 
+/** What a conversation showed of its running turn, carried over when it continues as new. */
+export interface ConversationPendingViewSnapshot {
+  list: PendingToolApproval[];
+  shown: Array<[string, string]>;
+  disputed: string[];
+}
+
 /**
  * What a conversation shows of its running turn's pending approvals, from the turn's `turnPendingApprovals`
  * signals. Only a signal in the exact shape the turn sends, for the running turn, is taken (anything else is
@@ -27,6 +34,23 @@ export class ConversationPendingView {
     this.list = [];
     this.shown.clear();
     this.disputed.clear();
+  }
+
+  /** Shows `turnId`'s approvals as an earlier run of the conversation showed them. */
+  resumeTurn(turnId: string, snapshot: unknown): void {
+    this.startTurn(turnId);
+    const carried = snapshot as Partial<ConversationPendingViewSnapshot> | undefined;
+    if (!carried || !Array.isArray(carried.list) || !Array.isArray(carried.shown) || !Array.isArray(carried.disputed)) {
+      return;
+    }
+    this.list = carried.list;
+    for (const [approvalId, fixed] of carried.shown) this.shown.set(approvalId, fixed);
+    for (const approvalId of carried.disputed) this.disputed.add(approvalId);
+  }
+
+  /** What a conversation that continues as new carries. */
+  snapshot(): ConversationPendingViewSnapshot {
+    return { list: this.list, shown: [...this.shown], disputed: [...this.disputed] };
   }
 
   /** No turn runs: nothing is shown and no signal is taken. */

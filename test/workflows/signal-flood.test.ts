@@ -1,7 +1,7 @@
 import { startDevServer, type DevServer } from '../../src/dev/dev-server';
 import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
 import type { ToolResultPart } from '../../src/protocol';
-import { agentTurnEventsQuery } from '../../src/workflows/definitions';
+import { agentTurnEventsQuery, submitToolOutputUpdate } from '../../src/workflows/definitions';
 import { RecordingNotifier } from '../support/recording-notifier';
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
@@ -166,5 +166,89 @@ describe('agentTurn, flooded with large signals', () => {
     ]);
     expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
     expect(result.status).toBe('completed');
+  }, 120_000);
+  it("keeps a client tool's call waiting for its output across continue-as-new", async () => {
+    const marker = uniqueMarker();
+    environment.model.scriptFor(
+      marker,
+      { toolCalls: [{ id: `${marker}-pick`, name: 'pickColor', arguments: { prompt: 'favourite?' } }] },
+      { text: 'teal it is' },
+    );
+    const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} pick` }] });
+    await waitFor(
+      () => environment.tollgate.state(handle.workflowId),
+      (current) => current.status === 'awaiting-tool-output',
+    );
+    await flood(handle.workflowId, 'no-such-approval', 4);
+    const state = await environment.tollgate.state(handle.workflowId);
+    expect(state.awaitingOutput).toEqual([
+      { toolCallId: `${marker}-pick`, toolName: 'pickColor', input: { prompt: 'favourite?' } },
+    ]);
+    const events = await handle.query(agentTurnEventsQuery);
+    expect(events.filter((event) => event.type === 'turn-continued-as-new').length).toBeGreaterThanOrEqual(1);
+    expect(events.filter((event) => event.type === 'tool-started')).toHaveLength(1);
+
+    await handle.executeUpdate(submitToolOutputUpdate, {
+      args: [{ toolCallId: `${marker}-pick`, output: { color: '#008080' } }],
+    });
+    const result = await environment.tollgate.turn(handle.workflowId).result();
+    expect(result.text).toBe('teal it is');
+    expect(resultsOf(result.messages)).toEqual([
+      expect.objectContaining({ toolCallId: `${marker}-pick`, output: { type: 'json', value: { color: '#008080' } } }),
+    ]);
+  }, 120_000);
+});
+
+describe('conversation, flooded with large signals while its turn waits', () => {
+  it('continues as new with the turn still waiting, and learns its outcome after a proper approval', async () => {
+    const marker = uniqueMarker();
+    const conversationId = `chat-${marker}`;
+    environment.model.scriptFor(
+      marker,
+      { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: 'chat.txt' } }] },
+      { text: 'deleted' },
+    );
+    const { turnId } = await environment.tollgate.sendMessage(conversationId, { content: `${marker} delete chat.txt` });
+    const shown = await waitFor(
+      () => environment.tollgate.conversationState(conversationId),
+      (state) => state.pending.length === 1,
+    );
+    const conversationHandle = environment.client.workflow.getHandle(conversationId);
+    const firstRun = (await conversationHandle.describe()).runId;
+    for (let index = 0; index < floodSize; index++) {
+      await conversationHandle.signal('turnPendingApprovals', { turnId, pending: 'x'.repeat(1_500_000) });
+      // A query waits for the conversation to have taken the signal: as fast as the worker goes.
+      await environment.tollgate.conversationState(conversationId);
+    }
+    const described = await conversationHandle.describe();
+    expect(described.status.name).toBe('RUNNING');
+    expect(described.runId).not.toBe(firstRun);
+    const state = await environment.tollgate.conversationState(conversationId);
+    expect(state.currentTurnId).toBe(turnId);
+    expect(state.pending).toEqual(shown.pending);
+    expect((await environment.tollgate.turn(turnId).describe()).status.name).toBe('RUNNING');
+
+    await environment.tollgate.decide(shown.pending[0]!.approvalId, { approved: true, approver: 'ana' });
+    const done = await waitFor(
+      () => environment.tollgate.conversationState(conversationId),
+      (current) => current.turnCount === 1 && current.currentTurnId === undefined,
+      30_000,
+    );
+    expect(resultsOf(done.history)).toEqual([
+      expect.objectContaining({ toolCallId: `${marker}-1`, output: { type: 'json', value: { deleted: 'chat.txt' } } }),
+    ]);
+    expect(done.history.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'deleted' }] });
+    expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
+    expect(done.lastFailure).toBeUndefined();
+
+    // The conversation goes on with the next message as before.
+    environment.model.scriptFor(marker, { text: 'hello again' });
+    await environment.tollgate.sendMessage(conversationId, { content: `${marker} again` });
+    const next = await waitFor(
+      () => environment.tollgate.conversationState(conversationId),
+      (current) => current.turnCount === 2 && current.currentTurnId === undefined,
+      30_000,
+    );
+    expect(next.history.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'hello again' }] });
   }, 120_000);
 });
