@@ -5,9 +5,26 @@ import { inspectPayload, toolDataPayloadLimits } from './bounded-payload';
 /** Most approvals one turn's signal may list (a model step's calls). */
 const maxPendingListed = 200;
 
-const requiredFields = ['approvalId', 'toolCallId', 'toolName', 'input', 'requestedAt', 'step'] as const;
-const optionalFields = ['expiresAt', 'inputDigest', 'signature', 'approvers', 'quorum', 'votes'] as const;
-const knownFields = new Set<string>([...requiredFields, ...optionalFields]);
+const requiredFields = ['approvalId', 'toolCallId', 'toolName', 'requestedAt', 'step'] as const;
+/**
+ * Every field a turn sends, and no other. Typed by the interface, so a field added to PendingToolApproval
+ * fails the type check here until this reader knows it (a turn's own signal would be refused otherwise).
+ */
+const fieldsSent: Record<keyof PendingToolApproval, true> = {
+  approvalId: true,
+  toolCallId: true,
+  toolName: true,
+  input: true,
+  requestedAt: true,
+  expiresAt: true,
+  step: true,
+  inputDigest: true,
+  signature: true,
+  approvers: true,
+  quorum: true,
+  votes: true,
+};
+const knownFields = new Set<string>(Object.keys(fieldsSent));
 
 /**
  * Reads a `turnPendingApprovals` signal as only a conversation's running turn sends it: exactly
