@@ -1,3 +1,4 @@
+import { Worker } from '@temporalio/worker';
 import { startDevServer, type DevServer } from '../../src/dev/dev-server';
 import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
 import type { ToolResultPart } from '../../src/protocol';
@@ -11,6 +12,7 @@ import {
   uniqueMarker,
   waitFor,
   waitForPending,
+  workflowBundlePath,
   type TestEnvironment,
 } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
@@ -72,6 +74,29 @@ async function flood(workflowId: string, approvalId: string, count: number): Pro
   }
 }
 
+/**
+ * Replays every run of `workflowId` on today's bundle, the runs that continued as new and took the carry-over up
+ * included; returns how many runs there were.
+ */
+async function replayEveryRun(workflowId: string): Promise<number> {
+  const histories = [];
+  let runId: string | undefined = (await environment.client.workflow.getHandle(workflowId).describe()).runId;
+  while (runId) {
+    const history = await environment.client.workflow.getHandle(workflowId, runId).fetchHistory();
+    histories.push({ workflowId, history });
+    runId = history.events?.[0]?.workflowExecutionStartedEventAttributes?.continuedExecutionRunId || undefined;
+  }
+  const failures: string[] = [];
+  for await (const result of Worker.runReplayHistories(
+    { workflowBundle: { codePath: workflowBundlePath() } },
+    histories,
+  )) {
+    if (result.error) failures.push(result.error.message);
+  }
+  expect(failures).toEqual([]);
+  return histories.length;
+}
+
 const resultsOf = (messages: { role: string; content: unknown }[]) =>
   messages.flatMap((message) =>
     message.role === 'tool' ? (message.content as ToolResultPart[]).filter((part) => part.type === 'tool-result') : [],
@@ -122,6 +147,7 @@ describe('agentTurn, flooded with large signals', () => {
       async () => notifier.resolutions.filter((entry) => entry.approvalId === approvalId),
       (list) => list.length === 1 && list[0]!.decision === 'approved',
     );
+    expect(await replayEveryRun(handle.workflowId)).toBeGreaterThan(2);
   }, 120_000);
 
   it("keeps a step's finished call and a waiting call's deadline across continue-as-new", async () => {
@@ -250,5 +276,6 @@ describe('conversation, flooded with large signals while its turn waits', () => 
       30_000,
     );
     expect(next.history.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'hello again' }] });
+    expect(await replayEveryRun(conversationId)).toBeGreaterThan(1);
   }, 120_000);
 });
