@@ -29,6 +29,7 @@ import type {
 // Not from the protocol's index, which builds every zod schema in each workflow's module scope.
 import { errorText, executionDenied } from '../protocol/denial-and-error-outputs';
 import { turnRevisions } from '../protocol/turn-plan';
+import { turnInputProblem } from './check-turn-input';
 import { ClientToolOutputs } from './client-tool-outputs';
 import {
   agentTurnEventsQuery,
@@ -135,6 +136,7 @@ const noop = () => undefined;
  */
 export async function agentTurn(input: AgentTurnInput, carried?: TurnCarryOver): Promise<AgentTurnResult> {
   runsV2(patches.turnV2, 'retired');
+  refuseUnreadableInput(input);
   return new AgentTurn(input, carried).run();
 }
 
@@ -144,7 +146,17 @@ export async function agentTurn(input: AgentTurnInput, carried?: TurnCarryOver):
  */
 export async function agentTurnWithV1Turns(input: AgentTurnInput, carried?: TurnCarryOver): Promise<AgentTurnResult> {
   if (!runsV2(patches.turnV2, 'run')) return loadAgentTurnV1().agentTurnV1(input);
+  refuseUnreadableInput(input);
   return new AgentTurn(input, carried).run();
+}
+
+/**
+ * Fails the turn at once, clearly, on input that workflow code cannot read (a caller on Temporal can start a turn
+ * with anything): reading it would throw in every workflow task, and the turn would never move nor end.
+ */
+function refuseUnreadableInput(input: unknown): void {
+  const problem = turnInputProblem(input);
+  if (problem) throw ApplicationFailure.nonRetryable(`Invalid agentTurn input: ${problem}.`, 'InvalidAgentTurnInput');
 }
 
 /** One turn's state; {@link run} reads top to bottom. */

@@ -22,6 +22,23 @@ export async function signalWithJson(client: Client, workflowId: string, signalN
   });
 }
 
+/** Starts a workflow whose argument is JSON text, as a caller on Temporal can. */
+export async function startWithJson(
+  client: Client,
+  options: { workflowId: string; workflowType: string; taskQueue: string },
+  jsonText: string,
+): Promise<void> {
+  await client.workflowService.startWorkflowExecution({
+    namespace: client.options.namespace,
+    workflowId: options.workflowId,
+    workflowType: { name: options.workflowType },
+    taskQueue: { name: options.taskQueue },
+    input: { payloads: [jsonPayload(jsonText)] },
+    identity: 'raw-sender',
+    requestId: randomUUID(),
+  });
+}
+
 /** Sends an update whose argument is JSON text, and returns the failure message it was rejected with, if any. */
 export async function updateWithJson(
   client: Client,

@@ -8,7 +8,13 @@ import {
   type TestEnvironment,
 } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
-import { nestedArrayJson, nestedObjectJson, signalWithJson, updateWithJson } from '../support/raw-temporal';
+import {
+  nestedArrayJson,
+  nestedObjectJson,
+  signalWithJson,
+  startWithJson,
+  updateWithJson,
+} from '../support/raw-temporal';
 
 const { tools, runs } = createTestTools();
 let environment: TestEnvironment;
@@ -114,6 +120,31 @@ describe('agentTurn, with payloads no sender should be able to break it with', (
     });
     expect((await handle.result()).status).toBe('completed');
     expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
+  });
+});
+
+describe('agentTurn, started on Temporal with input it cannot read', () => {
+  it.each([
+    ['null', 'null'],
+    ['messages: null', '{"messages":null}'],
+    ['a message that is a number', '{"messages":[7]}'],
+    ['messages nested 100,000 deep', `{"messages":[{"role":"user","content":${nestedArrayJson(100_000)}}]}`],
+  ])('fails at once with a clear error on %s, instead of never moving', async (_name, text) => {
+    const workflowId = `raw-${uniqueMarker().slice(1, -1)}`;
+    await startWithJson(
+      environment.client,
+      { workflowId, workflowType: 'agentTurn', taskQueue: environment.taskQueue },
+      text,
+    );
+    const outcome = environment.client.workflow
+      .getHandle(workflowId)
+      .result()
+      .then(
+        () => 'completed',
+        (error: Error) => (error.cause as Error | undefined)?.message ?? error.message,
+      );
+    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 10_000));
+    expect(await Promise.race([outcome, timeout])).toMatch(/^Invalid agentTurn input: /);
   });
 });
 
