@@ -30,6 +30,7 @@ import {
   turnPendingApprovalsSignal,
 } from './definitions';
 import { inspectPayload, toolDataPayloadLimits } from './bounded-payload';
+import { conversationInputProblem } from './check-conversation-input';
 import { ConversationPendingView } from './conversation-pending-view';
 import { historyIsLarge } from './history-is-large';
 import { loadConversationV1, loadSchemaChecks } from './load-lazily';
@@ -79,6 +80,10 @@ export async function conversationWithV1Turns(input: ConversationInput = {}): Pr
 }
 
 async function runConversation(input: ConversationInput): Promise<void> {
+  // A caller on Temporal can start a conversation with anything: fail it clearly rather than in every task.
+  const problem = conversationInputProblem(input);
+  if (problem)
+    throw ApplicationFailure.nonRetryable(`Invalid conversation input: ${problem}.`, 'InvalidConversationInput');
   const conversationId = workflowInfo().workflowId;
   const continuesDuringTurns = patched(continuesDuringTurnsPatch);
   let carriedTurn = continuesDuringTurns ? runningTurnOf(input, conversationId) : undefined;

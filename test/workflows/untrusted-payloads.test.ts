@@ -206,6 +206,29 @@ describe('conversation, with payloads no sender should be able to break it with'
     expect(done.pending).toEqual([]);
   });
 
+  it.each([
+    ['null', 'null'],
+    ['queued: 5', '{"queued":5}'],
+    ['a transcript without its tail', '{"transcript":{"head":"x"}}'],
+    ['settings nested 100,000 deep', `{"turn":${nestedObjectJson(100_000)}}`],
+  ])('fails at once with a clear error when started on Temporal with %s', async (_name, text) => {
+    const workflowId = `raw-chat-${uniqueMarker().slice(1, -1)}`;
+    await startWithJson(
+      environment.client,
+      { workflowId, workflowType: 'conversation', taskQueue: environment.taskQueue },
+      text,
+    );
+    const outcome = environment.client.workflow
+      .getHandle(workflowId)
+      .result()
+      .then(
+        () => 'completed',
+        (error: Error) => (error.cause as Error | undefined)?.message ?? error.message,
+      );
+    const timeout = new Promise<string>((resolve) => setTimeout(() => resolve('still running'), 10_000));
+    expect(await Promise.race([outcome, timeout])).toMatch(/^Invalid conversation input: /);
+  });
+
   it('refuses a deeply nested message and answers the next one', async () => {
     const marker = uniqueMarker();
     const conversationId = `chat-${marker}`;
