@@ -384,11 +384,20 @@ class AgentTurn {
       await this.settleWhatNeedsNoPerson(plans, opened, false);
       return true;
     }
+    if (!this.continuesAsNewWhenLarge()) {
+      // As turns before revision 5 ran it, to the microtask: the order of commands in their histories depends on it.
+      const results = await Promise.all(plans.map((plan, index) => this.settle(plan, opened[index])));
+      this.addToolMessage(plans, opened, results, false);
+      return false;
+    }
     await this.settleResumed({ kind: 'resumed', plans, opened, results: plans.map(() => unsettled) });
     return false;
   }
 
-  /** Settles the calls a halted turn's messages left open; the caller's messages already hold the decisions. */
+  /**
+   * Settles the calls a halted turn's messages left open (from revision 5, which may continue as new while they
+   * wait); the caller's messages already hold the decisions.
+   */
   private async settleResumed(settling: Settling): Promise<void> {
     const { plans, opened, results } = settling;
     const all = Promise.all(
@@ -401,7 +410,7 @@ class AgentTurn {
         return settled;
       }),
     );
-    const settled = await (this.continuesAsNewWhenLarge() ? this.unlessContinuingAsNew(all, settling) : all);
+    const settled = await this.unlessContinuingAsNew(all, settling);
     this.addToolMessage(plans, opened, settled as Array<ToolResultPart | undefined>, false);
   }
 
