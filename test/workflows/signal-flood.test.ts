@@ -44,6 +44,11 @@ beforeAll(async () => {
       tools: {
         deleteFile: { notify: [{ type: 'slack', channel: 'C-flood' }], approvalTimeout: '1h' },
         deploy: { approvalTimeout: '8s' },
+        transfer: {
+          notify: [{ type: 'slack', channel: 'C-flood-pay' }],
+          remindAfter: '6s',
+          escalateTo: [{ type: 'slack', channel: 'C-flood-managers' }],
+        },
       },
     },
   });
@@ -193,6 +198,45 @@ describe('agentTurn, flooded with large signals', () => {
     expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
     expect(result.status).toBe('completed');
   }, 120_000);
+  it('reminds once, when the reminder was due, and shows the outcome on both channels across continue-as-new', async () => {
+    const marker = uniqueMarker();
+    environment.model.scriptFor(
+      marker,
+      { toolCalls: [{ id: `${marker}-pay`, name: 'transfer', arguments: { amount: 500, to: 'acme' } }] },
+      { text: 'not paid' },
+    );
+    const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} pay` }] });
+    const [approval] = await waitForPending(handle, 1);
+    const approvalId = approval!.approvalId;
+    await flood(handle.workflowId, approvalId, 6);
+    const continued = (await handle.query(agentTurnEventsQuery)).filter(
+      (event) => event.type === 'turn-continued-as-new',
+    );
+    expect(continued.length).toBeGreaterThanOrEqual(1);
+    const sentFor = () => notifier.sent.filter((entry) => entry.approvalId === approvalId);
+    await waitFor(
+      async () => sentFor(),
+      (sent) => sent.length === 2,
+      20_000,
+    );
+    const remindedAfter = Date.now() - Date.parse(approval!.requestedAt);
+    // A reminder timer started again by the run that took over would come this much later, at least.
+    const restartedTimerLate = Date.parse(continued.at(-1)!.at) - Date.parse(approval!.requestedAt);
+    expect(remindedAfter).toBeLessThan(6_000 + restartedTimerLate);
+    expect(sentFor()).toEqual([
+      { kind: 'request', approvalId, channel: 'C-flood-pay' },
+      { kind: 'reminder', approvalId, channel: 'C-flood-managers' },
+    ]);
+
+    await environment.tollgate.decide(approvalId, { approved: false, approver: 'ana' });
+    await environment.tollgate.turn(handle.workflowId).result();
+    await waitFor(
+      async () => notifier.resolutions.filter((entry) => entry.approvalId === approvalId),
+      (list) => list.length === 2 && list.every((entry) => entry.decision === 'denied'),
+    );
+    expect(sentFor()).toHaveLength(2);
+  }, 120_000);
+
   it("keeps a client tool's call waiting for its output across continue-as-new", async () => {
     const marker = uniqueMarker();
     environment.model.scriptFor(
@@ -278,4 +322,23 @@ describe('conversation, flooded with large signals while its turn waits', () => 
     expect(next.history.at(-1)).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'hello again' }] });
     expect(await replayEveryRun(conversationId)).toBeGreaterThan(1);
   }, 120_000);
+
+  it('keeps its waiting turn when the conversation itself is terminated', async () => {
+    const marker = uniqueMarker();
+    const conversationId = `chat-${marker}`;
+    environment.model.scriptFor(
+      marker,
+      { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: 'kept.txt' } }] },
+      { text: 'deleted' },
+    );
+    const { turnId } = await environment.tollgate.sendMessage(conversationId, { content: `${marker} delete kept.txt` });
+    const turn = environment.tollgate.turn(turnId);
+    const [approval] = await waitForPending(turn, 1);
+    await environment.client.workflow.getHandle(conversationId).terminate('an operator ended the conversation');
+
+    expect((await turn.describe()).status.name).toBe('RUNNING');
+    await environment.tollgate.decide(approval!.approvalId, { approved: true, approver: 'ana' });
+    expect((await turn.result()).status).toBe('completed');
+    expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
+  });
 });
