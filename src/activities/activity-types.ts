@@ -13,6 +13,7 @@ import type {
 } from '../protocol';
 import type { ApprovalNotice, NotificationReceipt } from '../notifications/notification-types';
 import type { ToolManifestEntry } from '../tools';
+import type { TurnOutcome } from './await-turn-outcome';
 
 /** Input of `callModel`. */
 export interface CallModelInput {
@@ -101,4 +102,6 @@ export interface TollgateActivities {
   validateToolOutput(
     input: ValidateToolOutputInput,
   ): Promise<{ valid: true; output: ToolResultOutput } | { valid: false; error: string }>;
+  /** Waits for a turn's outcome: for a conversation that continued as new while the turn waited. */
+  awaitTurnOutcome(input: { turnId: string }): Promise<TurnOutcome>;
 }

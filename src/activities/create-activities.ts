@@ -6,6 +6,7 @@ import { ToolRegistry, type Tool } from '../tools';
 import type { TollgateActivities, ToolApprovalPolicy } from './activity-types';
 import { createCallModel, type ModelCall, type ModelConnection } from './call-model';
 import { createCallModelResponses } from './call-model-responses';
+import { awaitTurnOutcome } from './await-turn-outcome';
 import { createNotifyApproval } from './notify-approval';
 import type { ApprovalNotifier } from '../notifications/notification-types';
 import { createToolActivities } from './tool-activities';
@@ -55,6 +56,7 @@ export function createActivities(options: {
   return {
     validateToolOutput,
     notifyApproval: createNotifyApproval(options.notifiers ?? []),
+    awaitTurnOutcome,
     ...createTurnActivities({
       registry,
       store: options.store,

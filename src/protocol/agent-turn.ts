@@ -109,6 +109,8 @@ export interface AgentTurnResult {
   audit: ToolApprovalAuditEntry[];
   /** Decisions that arrived by signal and were not applied (conflicting, unknown, late). */
   ignoredDecisions: IgnoredToolApprovalDecision[];
+  /** Ignored decisions beyond the most recent 50, counted but not kept (so a flood of junk cannot grow a turn). */
+  ignoredDecisionsNotKept?: number;
   /** Approvals still waiting: in a `halt` turn, what the next turn's messages should answer. */
   pending: PendingToolApproval[];
   /**

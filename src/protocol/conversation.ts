@@ -36,6 +36,18 @@ export const conversationInputSchema = z.strictObject({
   queued: z.array(sendMessageInputSchema).optional(),
   /** Carried over by continue-as-new: turns run so far. */
   turnCount: z.number().int().min(0).optional(),
+  /**
+   * Carried over by continue-as-new while a turn waited: the turn, the transcript it was given and the user's
+   * message, and what the conversation showed of its approvals. Taken up only by a run that continued as new.
+   */
+  runningTurn: z
+    .strictObject({
+      turnId: z.string().min(1),
+      before: z.strictObject({ head: z.string().optional(), tail: z.array(modelMessageSchema) }),
+      userMessage: modelMessageSchema,
+      shown: z.unknown().optional(),
+    })
+    .optional(),
 });
 export type ConversationInput = z.infer<typeof conversationInputSchema>;
 
@@ -64,4 +76,6 @@ export interface ConversationState {
   turnCount: number;
   /** The last turn that failed, and why; the conversation goes on. */
   lastFailure?: { turnId: string; message: string };
+  /** `turnPendingApprovals` signals refused in this run: not from the running turn, malformed, or rewriting what was shown. */
+  refusedSignals?: number;
 }

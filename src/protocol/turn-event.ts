@@ -12,6 +12,7 @@ export interface TurnEvent {
     | 'tool-output-submitted'
     | 'notification-failed'
     | 'policy-note'
+    | 'turn-continued-as-new'
     | 'turn-completed';
   /** When (ISO 8601, workflow time). */
   at: string;

@@ -92,7 +92,8 @@ export const turnRevisions = {
   lastToolRunsWithNextStep: 3,
   searchAttributeFollowsDecisions: 4,
   boundDecisionSignatures: 5,
-  current: 5,
+  continuesAsNewWhenLarge: 6,
+  current: 6,
 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */
@@ -118,6 +119,8 @@ export interface TurnSettings {
    * next workflow task (saving a decided turn the Temporal server's visibility write while it runs).
    * 5: a signed decision counts only when its signature binds this turn's workflow id, the approval, its tool, its
    * arguments' digest and a time (`boundDecisionSignaturePayload`); before, the signature covered the decision alone.
+   * 6: a turn whose history grows large (Temporal suggests it, or a flood of signals) continues as new while it only
+   * waits for decisions or a client's output, carrying its whole state (see `TurnCarryOver`).
    */
   revision?: number;
 }

@@ -4,6 +4,7 @@ import {
   allHandlersFinished,
   ApplicationFailure,
   condition,
+  continueAsNew,
   isCancellation,
   proxyActivities,
   proxyLocalActivities,
@@ -28,6 +29,7 @@ import type {
 // Not from the protocol's index, which builds every zod schema in each workflow's module scope.
 import { errorText, executionDenied } from '../protocol/denial-and-error-outputs';
 import { turnRevisions } from '../protocol/turn-plan';
+import { turnInputProblem } from './check-turn-input';
 import { ClientToolOutputs } from './client-tool-outputs';
 import {
   agentTurnEventsQuery,
@@ -35,9 +37,12 @@ import {
   pendingToolApprovalsQuery,
   supersedeTurnSignal,
 } from './definitions';
+import { readSupersedeRequest } from './read-supersede-request';
 import { registerDecisionHandlers } from './register-decision-handlers';
 import { resumeFromMessages } from './resume-from-messages';
 import { TurnApprovals } from './turn-approvals';
+import { historyIsLarge } from './history-is-large';
+import { carryOverOf, type SettlingCalls, type TurnCarryOver } from './turn-carry-over';
 import { TurnEventLog } from './turn-event-log';
 import { TurnNotices } from './turn-notices';
 import { TurnVisibility } from './turn-visibility';
@@ -93,9 +98,29 @@ function toolRunner(settings: TurnSettings, turnSetsLength: boolean, thenModelSt
   });
 }
 
+/** A whole number from a query's page argument, read without walking what a caller sent. */
+function readCount(page: unknown, key: 'fromMessage' | 'maxMessages'): number | undefined {
+  const value = typeof page === 'object' && page !== null ? (page as Record<string, unknown>)[key] : undefined;
+  if (value === undefined || value === null) return undefined;
+  const number = typeof value === 'number' || typeof value === 'string' ? Number(value) : NaN;
+  return Math.max(0, Math.floor(number) || 0);
+}
+
 /** What `settle` gives for the call it leaves to run with the next model step. */
 const withNextStep = 'with-next-step';
 type Settled = ToolResultPart | undefined | typeof withNextStep;
+/** A call of a step not settled yet. */
+const unsettled = 'unsettled';
+
+/** The calls a turn is settling, and what each has come to so far. */
+interface Settling {
+  kind: SettlingCalls['kind'];
+  plans: PlannedToolCall[];
+  opened: Array<string | undefined>;
+  results: Array<Settled | typeof unsettled>;
+}
+
+const noop = () => undefined;
 
 /**
  * One agent turn: call the model, run its tool calls (waiting durably for approval where a tool
@@ -108,9 +133,19 @@ type Settled = ToolResultPart | undefined | typeof withNextStep;
  *   args: [{ messages: [{ role: 'user', content: 'run ls' }] }],
  * });
  */
-export async function agentTurn(input: AgentTurnInput): Promise<AgentTurnResult> {
+export async function agentTurn(input: AgentTurnInput, carried?: TurnCarryOver): Promise<AgentTurnResult> {
   answerRetiredPatch(retiredPatches.turn);
-  return new AgentTurn(input).run();
+  refuseUnreadableInput(input);
+  return new AgentTurn(input, carried).run();
+}
+
+/**
+ * Fails the turn at once, clearly, on input that workflow code cannot read (a caller on Temporal can start a turn
+ * with anything): reading it would throw in every workflow task, and the turn would never move nor end.
+ */
+function refuseUnreadableInput(input: unknown): void {
+  const problem = turnInputProblem(input);
+  if (problem) throw ApplicationFailure.nonRetryable(`Invalid agentTurn input: ${problem}.`, 'InvalidAgentTurnInput');
 }
 
 /** One turn's state; {@link run} reads top to bottom. */
@@ -127,8 +162,14 @@ class AgentTurn {
   private status: AgentTurnStatus = 'running';
   private steps = 0;
   private text = '';
+  /** The calls an earlier run was settling when it continued as new. */
+  private readonly carriedSettling: SettlingCalls | undefined;
+  private continuations = 0;
 
-  constructor(private readonly input: AgentTurnInput) {
+  constructor(
+    private readonly input: AgentTurnInput,
+    carriedArgument?: unknown,
+  ) {
     this.transcript = { ...(input.transcript !== undefined && { head: input.transcript }), tail: [...input.messages] };
     this.notices = new TurnNotices(
       this.workflowId,
@@ -137,6 +178,10 @@ class AgentTurn {
       () => this.steps,
       () => this.settings?.activities?.notice,
     );
+    // Taken up before any handler is set, so that no signal waiting for this run meets an empty turn.
+    const { carried, refused } = carryOverOf(carriedArgument);
+    if (carried) this.carriedSettling = this.takeUp(carried);
+    if (refused) this.events.note('policy-note', 0, { detail: refused });
     registerDecisionHandlers({
       book: this.approvals.book,
       outputs: this.outputs,
@@ -144,12 +189,17 @@ class AgentTurn {
       onOutput: (toolCallId, toolName) =>
         this.events.note('tool-output-submitted', this.steps, { toolCallId, toolName }),
     });
-    setHandler(supersedeTurnSignal, ({ reason }) => this.approvals.supersede(String(reason).slice(0, 500)));
+    setHandler(supersedeTurnSignal, (payload: unknown) => {
+      const request = readSupersedeRequest(payload);
+      if ('reason' in request) this.approvals.supersede(request.reason);
+      else
+        this.approvals.book.ignore(payload, 'invalid', `Invalid supersedeTurn signal: ${request.invalid}.`, new Date());
+    });
     setHandler(pendingToolApprovalsQuery, () => this.approvals.book.pending());
     setHandler(agentTurnEventsQuery, () => this.events.list());
     setHandler(agentTurnStateQuery, (page) => {
-      const from = Math.max(0, Math.floor(Number(page?.fromMessage ?? 0)) || 0);
-      const count = Math.max(0, Math.floor(Number(page?.maxMessages ?? this.messages.length)) || 0);
+      const from = readCount(page, 'fromMessage') ?? 0;
+      const count = readCount(page, 'maxMessages') ?? this.messages.length;
       return {
         ...this.result(),
         messages: this.messages.slice(from, from + count),
@@ -161,37 +211,151 @@ class AgentTurn {
   }
 
   async run(): Promise<AgentTurnResult> {
-    this.events.note('turn-started', 0);
+    let carried = this.carriedSettling && this.settlingOf(this.carriedSettling);
+    if (!carried) this.events.note('turn-started', 0);
     try {
-      if (await this.resume()) return await this.finish('awaiting-approval');
+      if (!carried) {
+        if (await this.resume()) return await this.finish('awaiting-approval');
+      } else {
+        this.showPending();
+        if (carried.kind === 'resumed') {
+          await this.settleResumed(carried);
+          carried = undefined;
+        }
+      }
       // A model step that ran in one activity with the last tool of the step before it.
       let next: ModelStepOutput | undefined;
-      while (this.steps < (this.settings?.maxSteps ?? Infinity)) {
-        this.steps += 1;
-        const step = next ?? (await modelSteps(this.input, this.settings).runModelStep(this.stepInput()));
-        next = undefined;
-        this.adopt(step.settings, step.notes);
-        this.events.note('model-called', this.steps);
-        this.transcript = { head: step.head, tail: [] };
-        this.messages.push({ role: 'assistant', content: step.content });
-        this.text = step.text;
-        if (step.calls.length === 0) return await this.finish('completed');
-        const opened = step.calls.map((plan) => this.open(plan));
-        this.showPending();
-        if (this.halted()) {
-          await this.settleWhatNeedsNoPerson(step.calls, opened);
-          return await this.finish('awaiting-approval');
+      while (carried !== undefined || this.steps < (this.settings?.maxSteps ?? Infinity)) {
+        let settling: Settling;
+        if (carried) {
+          // The step an earlier run of this turn was settling when it continued as new.
+          settling = carried;
+          carried = undefined;
+        } else {
+          this.steps += 1;
+          const step = next ?? (await modelSteps(this.input, this.settings).runModelStep(this.stepInput()));
+          next = undefined;
+          this.adopt(step.settings, step.notes);
+          this.events.note('model-called', this.steps);
+          this.transcript = { head: step.head, tail: [] };
+          this.messages.push({ role: 'assistant', content: step.content });
+          this.text = step.text;
+          if (step.calls.length === 0) return await this.finish('completed');
+          const opened = step.calls.map((plan) => this.open(plan));
+          this.showPending();
+          if (this.halted()) {
+            await this.settleWhatNeedsNoPerson(step.calls, opened);
+            return await this.finish('awaiting-approval');
+          }
+          settling = { kind: 'step', plans: step.calls, opened, results: step.calls.map(() => unsettled) };
         }
-        const results = await this.settleStep(step.calls, opened);
+        const { plans, opened } = settling;
+        const results = await this.settleStep(settling);
         const last = results.indexOf(withNextStep);
-        if (last >= 0) next = await this.runLastToolWithNextStep(step.calls, opened, results, last);
-        else this.addToolMessage(step.calls, opened, results as Array<ToolResultPart | undefined>);
+        if (last >= 0) next = await this.runLastToolWithNextStep(plans, opened, results, last);
+        else this.addToolMessage(plans, opened, results as Array<ToolResultPart | undefined>);
         if (this.approvals.superseded()) return await this.finish('superseded');
       }
       return await this.finish('max-steps-reached');
     } catch (error) {
       throw this.failure(error);
     }
+  }
+
+  /** Takes up what an earlier run of this turn carried over; returns the calls it was settling. */
+  private takeUp(carried: TurnCarryOver): SettlingCalls {
+    this.settings = carried.settings;
+    this.approvals.book.trustDecisionsFrom(carried.settings.trust, {
+      bindsSignatures: (carried.settings.revision ?? 1) >= turnRevisions.boundDecisionSignatures,
+    });
+    this.steps = carried.steps;
+    this.text = carried.text;
+    this.messages.push(...carried.messages);
+    this.transcript = carried.transcript;
+    this.continuations = carried.continuations;
+    this.events.restore(carried.events);
+    this.approvals.restore(carried.approvals);
+    this.outputs.restore(carried.outputs);
+    for (const notice of carried.notices) {
+      const { approvalId } = notice.approval;
+      this.notices.resume(notice, () => this.approvals.book.decisionOf(approvalId));
+    }
+    return carried.settling;
+  }
+
+  /** The calls an earlier run was settling, as this run settles them. */
+  private settlingOf(carried: SettlingCalls): Settling {
+    return {
+      kind: carried.kind,
+      plans: carried.plans,
+      opened: carried.opened.map((approvalId) => approvalId ?? undefined),
+      results: carried.results.map((result) => (result === null ? unsettled : result.part)),
+    };
+  }
+
+  /**
+   * Settles `all` unless the turn's history grows large first (from turn revision 6): then, once nothing runs
+   * and the calls only wait (for decisions or a client's output), the turn continues as new with all it holds.
+   */
+  private async unlessContinuingAsNew(all: Promise<Settled[]>, settling: Settling): Promise<Settled[]> {
+    let finished = false;
+    const done = all.finally(() => (finished = true));
+    const large = condition(() => finished || (historyIsLarge() && this.onlyWaits(settling)));
+    await Promise.race([done, large]);
+    if (!finished) await this.continueAsNew(settling);
+    return all;
+  }
+
+  private continuesAsNewWhenLarge(): boolean {
+    return (this.settings?.revision ?? 1) >= turnRevisions.continuesAsNewWhenLarge;
+  }
+
+  /**
+   * True when nothing of the turn runs (no tool, notice or handler) and every call not settled waits for a person:
+   * for a decision, or for a client's output. Read from state, never from where a promise has got to.
+   */
+  private onlyWaits(settling: Settling): boolean {
+    if (!allHandlersFinished() || !this.notices.quiet()) return false;
+    return settling.plans.every((plan, index) => {
+      const result = settling.results[index];
+      if (result === withNextStep) return false;
+      if (result !== unsettled) return true;
+      const approvalId = settling.opened[index];
+      if ((plan.kind === 'ask' || plan.kind === 'provider') && approvalId !== undefined) {
+        if (!this.approvals.book.decisionOf(approvalId)) return true;
+      }
+      return plan.kind !== 'reject' && plan.kind !== 'provider' && this.outputs.isAwaiting(plan.call.toolCallId);
+    });
+  }
+
+  /** Continues as new, carrying everything: the new run takes up the calls where this one leaves them. */
+  private async continueAsNew(settling: Settling): Promise<never> {
+    const info = workflowInfo();
+    this.events.note('turn-continued-as-new', this.steps, {
+      detail: `history of ${info.historyLength} events and ${info.historySize} bytes`,
+    });
+    const carried: TurnCarryOver = {
+      version: 1,
+      settings: this.settings as TurnSettings,
+      steps: this.steps,
+      text: this.text,
+      messages: this.messages,
+      transcript: this.transcript,
+      approvals: this.approvals.snapshot(),
+      events: this.events.snapshot(),
+      outputs: this.outputs.snapshot(),
+      notices: this.notices.snapshot(),
+      settling: {
+        kind: settling.kind,
+        plans: settling.plans,
+        opened: settling.opened.map((approvalId) => approvalId ?? null),
+        results: settling.results.map((result) =>
+          result === unsettled ? null : result === undefined || result === withNextStep ? {} : { part: result },
+        ),
+      },
+      continuations: this.continuations + 1,
+    };
+    return continueAsNew<typeof agentTurn>(this.input, carried);
   }
 
   /** Continues a halted turn from the messages its caller sent back; true when it halts again. */
@@ -216,10 +380,39 @@ class AgentTurn {
       await this.settleWhatNeedsNoPerson(plans, opened, false);
       return true;
     }
-    const results = await Promise.all(plans.map((plan, index) => this.settle(plan, opened[index])));
-    // The caller's messages already hold the decisions; the turn adds only the results.
-    this.addToolMessage(plans, opened, results, false);
+    if (!this.continuesAsNewWhenLarge()) {
+      // As turns before revision 6 ran it, to the microtask: the order of commands in their histories depends on it.
+      const results = await Promise.all(plans.map((plan, index) => this.settle(plan, opened[index])));
+      this.addToolMessage(plans, opened, results, false);
+      return false;
+    }
+    await this.settleResumed({ kind: 'resumed', plans, opened, results: plans.map(() => unsettled) });
     return false;
+  }
+
+  /**
+   * Settles the calls a halted turn's messages left open (from revision 6, which may continue as new while they
+   * wait); the caller's messages already hold the decisions.
+   */
+  private async settleResumed(settling: Settling): Promise<void> {
+    const { plans, opened, results } = settling;
+    const all = Promise.all(
+      plans.map((plan, index) => {
+        const known = results[index];
+        if (known !== unsettled) return known as ToolResultPart | undefined;
+        const settled = this.settle(plan, opened[index], undefined, this.awaitsOutput(plan));
+        // A side branch that only takes note, so that commands keep the order histories already hold.
+        settled.then((result) => (results[index] = result), noop);
+        return settled;
+      }),
+    );
+    const settled = await this.unlessContinuingAsNew(all, settling);
+    this.addToolMessage(plans, opened, settled as Array<ToolResultPart | undefined>, false);
+  }
+
+  /** Whether an earlier run left `plan`'s call waiting for a client's output (its decision and start are recorded). */
+  private awaitsOutput(plan: PlannedToolCall): boolean {
+    return this.carriedSettling !== undefined && this.outputs.isAwaiting(plan.call.toolCallId);
   }
 
   /**
@@ -295,20 +488,26 @@ class AgentTurn {
    * Settles a model step's calls together. The call settled last, when it is a worker's tool and another model
    * step follows, is left to run in one activity with that step (from turn revision 3, model steps as activities).
    */
-  private async settleStep(plans: PlannedToolCall[], opened: Array<string | undefined>): Promise<Settled[]> {
+  private async settleStep(settling: Settling): Promise<Settled[]> {
+    const { plans, opened, results } = settling;
     const joins =
       this.input.modelSteps !== 'local' && (this.settings?.revision ?? 1) >= turnRevisions.lastToolRunsWithNextStep;
-    let unsettled = plans.length;
-    const isLast = () => joins && unsettled === 1 && this.nextStepFollows();
-    return Promise.all(
+    let open = results.filter((result) => result === unsettled).length;
+    const isLast = () => joins && open === 1 && this.nextStepFollows();
+    const all = Promise.all(
       plans.map(async (plan, index) => {
+        const known = results[index];
+        if (known !== unsettled) return known as Settled;
         try {
-          return await this.settle(plan, opened[index], isLast);
+          const result = await this.settle(plan, opened[index], isLast, this.awaitsOutput(plan));
+          results[index] = result;
+          return result;
         } finally {
-          unsettled -= 1;
+          open -= 1;
         }
       }),
     );
+    return this.continuesAsNewWhenLarge() ? this.unlessContinuingAsNew(all, settling) : all;
   }
 
   /** True while the turn will call the model again after this step's tools. */
@@ -374,12 +573,24 @@ class AgentTurn {
    * The result part of one call: its output, an error the model can read, or a denial; or, when `isLast` says so
    * as the worker's tool is about to run, `withNextStep`.
    */
-  private async settle(plan: PlannedToolCall, approvalId: string | undefined): Promise<ToolResultPart | undefined>;
-  private async settle(plan: PlannedToolCall, approvalId: string | undefined, isLast: () => boolean): Promise<Settled>;
+  private async settle(
+    plan: PlannedToolCall,
+    approvalId: string | undefined,
+    isLast?: undefined,
+    awaitingOutput?: boolean,
+  ): Promise<ToolResultPart | undefined>;
+  private async settle(
+    plan: PlannedToolCall,
+    approvalId: string | undefined,
+    isLast: () => boolean,
+    awaitingOutput?: boolean,
+  ): Promise<Settled>;
+  /** `awaitingOutput`: an earlier run of the turn recorded the decision and started the client's call. */
   private async settle(
     plan: PlannedToolCall,
     approvalId: string | undefined,
     isLast: () => boolean = () => false,
+    awaitingOutput = false,
   ): Promise<Settled> {
     const { call } = plan;
     if (plan.kind === 'provider') {
@@ -395,15 +606,17 @@ class AgentTurn {
       output,
     });
     if (plan.kind === 'reject') return result(errorText(plan.error));
-    if (plan.kind === 'ask' && approvalId !== undefined) {
-      const decision = await this.approvals.decision(approvalId);
-      this.showDecided();
-      if (decision.decision !== 'approved') return result(executionDenied(decision.reason));
+    if (!awaitingOutput) {
+      if (plan.kind === 'ask' && approvalId !== undefined) {
+        const decision = await this.approvals.decision(approvalId);
+        this.showDecided();
+        if (decision.decision !== 'approved') return result(executionDenied(decision.reason));
+      }
+      this.events.note('tool-started', this.steps, { toolCallId: call.toolCallId, toolName: call.toolName });
     }
-    this.events.note('tool-started', this.steps, { toolCallId: call.toolCallId, toolName: call.toolName });
     let part: ToolResultPart;
     if (plan.executor === 'client') {
-      this.outputs.expect(call);
+      if (!awaitingOutput) this.outputs.expect(call);
       await condition(() => this.outputs.outputOf(call.toolCallId) !== undefined);
       part = result(this.outputs.outputOf(call.toolCallId) as ToolResultOutput);
     } else if (isLast()) {
@@ -546,6 +759,9 @@ class AgentTurn {
       steps: this.steps,
       audit: this.approvals.book.audit(),
       ignoredDecisions: this.approvals.book.ignored(),
+      ...(this.approvals.book.ignoredNotKept() > 0 && {
+        ignoredDecisionsNotKept: this.approvals.book.ignoredNotKept(),
+      }),
       pending: this.approvals.book.pending(),
       transcript: this.transcript,
     };
@@ -556,7 +772,7 @@ class AgentTurn {
    * details, so a conversation keeps the tools that already ran.
    */
   private failure(error: unknown): unknown {
-    if (isCancellation(error)) return error;
+    if (isCancellation(error) || (error as Error | undefined)?.name === 'ContinueAsNew') return error;
     const cause = error instanceof ActivityFailure ? error.cause : error;
     const type = cause instanceof ApplicationFailure ? cause.type : undefined;
     this.events.note('turn-completed', this.steps, { detail: `failed: ${(cause as Error)?.message ?? String(cause)}` });

@@ -10,6 +10,7 @@ import type {
   ToolApprovalAuditEntry,
   ToolApprovalDecision,
 } from '../protocol';
+import { inspectPayload, signalPayloadLimits, summarisePayload } from './bounded-payload';
 import { readDecision } from './read-decision';
 import { hasValidDecisionSignature, signatureClockSkewMs, verifyBoundDecision } from './verify-decision-signature';
 
@@ -17,6 +18,15 @@ import { hasValidDecisionSignature, signatureClockSkewMs, verifyBoundDecision } 
 export type DecisionCheck =
   | { accepted: true; repeat: boolean }
   | { accepted: false; cause: Exclude<IgnoredDecisionCause, 'replayed'>; message: string };
+
+/** A book as a turn that continues as new carries it: every map in its order. */
+export interface ApprovalBookSnapshot {
+  waiting: PendingToolApproval[];
+  rights: Array<[string, ApprovalRights]>;
+  decided: ToolApprovalAuditEntry[];
+  ignored: IgnoredToolApprovalDecision[];
+  ignoredDropped: number;
+}
 
 /** Ignored decisions kept in full; beyond this only a count is kept, so junk cannot grow a turn. */
 const maxIgnoredKept = 50;
@@ -61,6 +71,26 @@ export class ApprovalBook {
       }
     }
     return book;
+  }
+
+  /** Everything the book holds, for a turn that continues as new (trust comes back with the turn's settings). */
+  snapshot(): ApprovalBookSnapshot {
+    return {
+      waiting: this.pending(),
+      rights: [...this.rights],
+      decided: this.audit(),
+      ignored: this.ignored(),
+      ignoredDropped: this.ignoredDropped,
+    };
+  }
+
+  /** Takes up what an earlier run of the turn held; called on an empty book. */
+  restore(snapshot: ApprovalBookSnapshot): void {
+    for (const approval of snapshot.waiting) this.waiting.set(approval.approvalId, approval);
+    for (const [approvalId, rights] of snapshot.rights) this.rights.set(approvalId, rights);
+    for (const entry of snapshot.decided) this.decided.set(entry.approvalId, entry);
+    this.ignoredDecisions.push(...snapshot.ignored.slice(-maxIgnoredKept));
+    this.ignoredDropped = snapshot.ignoredDropped;
   }
 
   /**
@@ -265,6 +295,12 @@ export class ApprovalBook {
 
   /** A signal's decision: applied when acceptable, otherwise recorded as ignored. Signals cannot reject. */
   receiveSignal(payload: unknown, now: Date): void {
+    // Bounded before anything reads it: a decision is small and shallow, and junk must not cost the turn.
+    const inspection = inspectPayload(payload, signalPayloadLimits);
+    if (!inspection.bounded) {
+      this.ignore(payload, 'invalid', `Invalid toolApprovalResponse signal: ${inspection.reason}.`, now);
+      return;
+    }
     const decision = readDecision(payload);
     if ('invalid' in decision) {
       this.ignore(payload, 'invalid', `Invalid toolApprovalResponse signal: ${decision.invalid}`, now);
@@ -317,7 +353,11 @@ export class ApprovalBook {
     return entry;
   }
 
-  private ignore(received: unknown, cause: IgnoredDecisionCause, message: string, now: Date): void {
+  /**
+   * Records a signal the turn did not act on (a decision or another message a sender wrote), in a size-capped
+   * summary; beyond the most recent few only a count is kept.
+   */
+  ignore(received: unknown, cause: IgnoredDecisionCause, message: string, now: Date): void {
     if (this.ignoredDecisions.length >= maxIgnoredKept) {
       this.ignoredDecisions.shift();
       this.ignoredDropped += 1;
@@ -326,10 +366,11 @@ export class ApprovalBook {
   }
 }
 
-/** What is kept of an ignored payload: its size and a prefix, never the whole of it. */
+/**
+ * What is kept of an ignored payload: a small one whole, of any other the start of its JSON text, written
+ * in bounded work (never JSON.stringify on what a sender wrote: a deep enough value overflows the stack).
+ */
 function summarise(received: unknown): IgnoredToolApprovalDecision['received'] {
-  const text = JSON.stringify(received) ?? String(received);
-  return text.length <= ignoredPrefixLength
-    ? received
-    : { truncated: true, bytes: text.length, prefix: text.slice(0, ignoredPrefixLength) };
+  const summary = summarisePayload(received, ignoredPrefixLength);
+  return summary.complete ? received : { truncated: true, prefix: summary.prefix };
 }

@@ -6,6 +6,13 @@ export type OutputCheck =
   | { accepted: true; repeat: boolean }
   | { accepted: false; type: (typeof toolOutputErrorTypes)[keyof typeof toolOutputErrorTypes]; message: string };
 
+/** Client calls and their outputs, carried over when a turn continues as new. */
+export interface ClientToolOutputsSnapshot {
+  calls: ToolCallPart[];
+  waiting: string[];
+  received: Array<{ toolCallId: string; submission: string; output: ToolResultOutput }>;
+}
+
 /**
  * Client-executed tool calls waiting for their output, and the outputs received. The first output
  * wins; the same submission again is harmless; a different one is refused.
@@ -58,6 +65,29 @@ export class ClientToolOutputs {
       };
     }
     return { accepted: true, repeat: false };
+  }
+
+  /** Whether the call is waiting for its output now. */
+  isAwaiting(toolCallId: string): boolean {
+    return this.waiting.has(toolCallId) && !this.received.has(toolCallId);
+  }
+
+  /** What a turn that continues as new carries. */
+  snapshot(): ClientToolOutputsSnapshot {
+    return {
+      calls: [...this.calls.values()],
+      waiting: [...this.waiting],
+      received: [...this.received].map(([toolCallId, entry]) => ({ toolCallId, ...entry })),
+    };
+  }
+
+  /** Takes up what a turn carried over. */
+  restore(snapshot: ClientToolOutputsSnapshot): void {
+    for (const call of snapshot.calls) this.calls.set(call.toolCallId, call);
+    for (const toolCallId of snapshot.waiting) this.waiting.add(toolCallId);
+    for (const { toolCallId, submission, output } of snapshot.received) {
+      this.received.set(toolCallId, { submission, output });
+    }
   }
 
   /** Records the output of a waiting call. */

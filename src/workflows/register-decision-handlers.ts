@@ -15,6 +15,7 @@ import {
   toolApprovalResponseSignal,
   toolOutputErrorTypes,
 } from './definitions';
+import { decisionBatchPayloadLimits, inspectPayload, toolDataPayloadLimits } from './bounded-payload';
 import { loadSchemaChecks } from './load-schema-checks';
 import { readDecision } from './read-decision';
 
@@ -84,6 +85,13 @@ export function registerDecisionHandlers(options: {
     {
       // Validators are not replayed, so a schema here may change without touching running turns.
       validator: (submission) => {
+        const inspection = inspectPayload(submission, toolDataPayloadLimits);
+        if (!inspection.bounded) {
+          throw ApplicationFailure.nonRetryable(
+            `Invalid submitToolOutput input: ${inspection.reason}.`,
+            toolOutputErrorTypes.invalid,
+          );
+        }
         const check = outputs.check(loadSchemaChecks().parseSubmitToolOutput(submission));
         if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, check.type);
       },
@@ -93,6 +101,13 @@ export function registerDecisionHandlers(options: {
 
 /** The decisions of an update, or a rejection that says what is wrong. */
 function readBatch(request: unknown): ToolApprovalDecision[] {
+  const inspection = inspectPayload(request, decisionBatchPayloadLimits);
+  if (!inspection.bounded) {
+    throw ApplicationFailure.nonRetryable(
+      `Invalid respondToToolApprovals input: ${inspection.reason}.`,
+      decisionErrorTypes.invalid,
+    );
+  }
   const responses = (request as { responses?: unknown } | null)?.responses;
   const extra = request && typeof request === 'object' ? Object.keys(request).filter((key) => key !== 'responses') : [];
   if (!Array.isArray(responses) || responses.length === 0 || responses.length > maxDecisionsPerUpdate || extra.length) {

@@ -6,8 +6,15 @@ import type {
   ToolApprovalResponsePart,
   ToolCallPart,
 } from '../protocol';
-import { ApprovalBook } from './approval-book';
+import { ApprovalBook, type ApprovalBookSnapshot } from './approval-book';
 import type { TurnEventLog } from './turn-event-log';
+
+/** A turn's approvals as a turn that continues as new carries them. */
+export interface TurnApprovalsSnapshot {
+  book: ApprovalBookSnapshot;
+  issued: IssuedApproval[];
+  supersededReason?: string;
+}
 
 /**
  * A turn's approvals over time: opening requests the model step issued, waiting for decisions with
@@ -18,6 +25,8 @@ export class TurnApprovals {
   readonly book: ApprovalBook;
   private readonly issued = new Map<string, IssuedApproval>();
   private supersededReason: string | undefined;
+  /** Set in a run that took over from an earlier one: expiry counts from `expiresAt`, not from now. */
+  private continued = false;
 
   constructor(
     workflowId: string,
@@ -58,6 +67,23 @@ export class TurnApprovals {
     return pending;
   }
 
+  /** What a turn that continues as new carries. */
+  snapshot(): TurnApprovalsSnapshot {
+    return {
+      book: this.book.snapshot(),
+      issued: [...this.issued.values()],
+      ...(this.supersededReason !== undefined && { supersededReason: this.supersededReason }),
+    };
+  }
+
+  /** Takes up the approvals of an earlier run: a waiting approval keeps the deadline it was given. */
+  restore(snapshot: TurnApprovalsSnapshot): void {
+    this.book.restore(snapshot.book);
+    for (const approval of snapshot.issued) this.issued.set(approval.approvalId, approval);
+    this.supersededReason = snapshot.supersededReason;
+    this.continued = true;
+  }
+
   /** Whether the turn was superseded by a newer message. */
   superseded(): boolean {
     return this.supersededReason !== undefined;
@@ -78,7 +104,7 @@ export class TurnApprovals {
     const isDecided = () => this.book.decisionOf(approvalId) !== undefined;
     if (approval?.timeoutMs === undefined) {
       await condition(isDecided);
-    } else if (!(await condition(isDecided, approval.timeoutMs, { summary: 'approval' }))) {
+    } else if (!(await condition(isDecided, this.timeLeft(approvalId, approval.timeoutMs), { summary: 'approval' }))) {
       const waited = describeDuration(approval.timeoutMs);
       const entry = this.book.expire(approvalId, `Approval expired: nobody decided within ${waited}.`, new Date());
       if (approval.onExpire === 'fail') {
@@ -92,6 +118,16 @@ export class TurnApprovals {
     const decision = this.book.decisionOf(approvalId) as ToolApprovalAuditEntry;
     this.note('approval-decided', decision, decision.decision);
     return decision;
+  }
+
+  /** How long the approval may still wait: all of its time, or in a continued run what is left of it. */
+  private timeLeft(approvalId: string, timeoutMs: number): number {
+    const expiresAt = this.continued
+      ? this.book.pending().find((entry) => entry.approvalId === approvalId)?.expiresAt
+      : undefined;
+    if (expiresAt === undefined) return timeoutMs;
+    // A timer needs a positive duration; a deadline already passed expires at once.
+    return Math.max(1, Date.parse(expiresAt) - Date.now());
   }
 
   /** The recorded decisions on `approvalIds` as tool message parts, in order. */

@@ -3,6 +3,12 @@ import type { TurnEvent } from '../protocol';
 /** Events kept per turn; beyond it the oldest go (the count says how many), so a long turn stays bounded. */
 const maxEventsKept = 500;
 
+/** A turn's event log, carried over when the turn continues as new. */
+export interface TurnEventLogSnapshot {
+  events: TurnEvent[];
+  dropped: number;
+}
+
 /** What happened in a turn, in order, bounded. */
 export class TurnEventLog {
   private readonly events: TurnEvent[] = [];
@@ -24,5 +30,16 @@ export class TurnEventLog {
   /** How many early events were let go. */
   droppedCount(): number {
     return this.dropped;
+  }
+
+  /** The log as a turn that continues as new carries it. */
+  snapshot(): TurnEventLogSnapshot {
+    return { events: this.list(), dropped: this.dropped };
+  }
+
+  /** Takes up the log a turn carried over (before anything is noted). */
+  restore(snapshot: TurnEventLogSnapshot): void {
+    this.events.splice(0, this.events.length, ...snapshot.events.slice(-maxEventsKept));
+    this.dropped = snapshot.dropped;
   }
 }

@@ -24,6 +24,32 @@ interface Sent {
   target: NotificationTarget;
 }
 
+/** An approval's notices that still wait for its outcome, as a turn that continues as new carries them. */
+export interface FollowedNoticeSnapshot {
+  approval: PendingToolApproval;
+  plan: ApprovalNoticePlan;
+  /** Where the request was shown (null where sending failed). */
+  sent: Array<Sent | null>;
+  /** Where a reminder was shown, once sent. */
+  reminders?: Array<Sent | null>;
+  /** When the reminder is due (epoch milliseconds), while it still is. */
+  remindAt?: number;
+}
+
+/** One approval followed to its outcome: what was sent, what is due, what is still being sent. */
+interface Followed {
+  approval: PendingToolApproval;
+  plan: ApprovalNoticePlan;
+  decisionOf: () => ToolApprovalAuditEntry | undefined;
+  sent?: Array<Sent | undefined>;
+  reminders?: Array<Sent | undefined>;
+  remindAt?: number;
+  inFlight: number;
+  resolved: boolean;
+}
+
+const noop = () => undefined;
+
 /**
  * Tells people about approvals: the request, a reminder or escalation when nobody decides, and the
  * outcome where the request was shown. Notices run beside the wait and never block or fail the
@@ -32,6 +58,7 @@ interface Sent {
 export class TurnNotices {
   private readonly outstanding: Array<Promise<unknown>> = [];
   private readonly receipts = new Map<string, Promise<Array<Sent | undefined>>>();
+  private readonly followed = new Map<string, Followed>();
 
   constructor(
     private readonly workflowId: string,
@@ -55,14 +82,91 @@ export class TurnNotices {
     plan: ApprovalNoticePlan,
     decisionOf?: () => ToolApprovalAuditEntry | undefined,
   ): void {
-    const notice = {
-      workflowId: this.workflowId,
+    const followed: Followed = {
       approval,
-      ...(this.requester !== undefined && { requester: this.requester }),
-      ...(approval.approvers && { approvers: approval.approvers }),
+      plan,
+      decisionOf: decisionOf ?? noop,
+      ...(plan.remindAfterMs !== undefined && { remindAt: Date.now() + plan.remindAfterMs }),
+      inFlight: 0,
+      resolved: false,
     };
-    const send = (event: 'requested' | 'reminder', target: NotificationTarget) =>
-      this.notifyApproval({ event, notice, target }).then(
+    const send = this.sender(followed);
+    const sent = Promise.all(plan.notify.map((target) => send('requested', target)));
+    // Side branches that only take notes, so that commands keep the order histories already hold.
+    sent.then((values) => (followed.sent = values), noop);
+    this.receipts.set(approval.approvalId, sent);
+    this.outstanding.push(sent);
+    if (!decisionOf) return;
+    this.followed.set(approval.approvalId, followed);
+    this.outstanding.push(this.follow(followed, sent, [], plan.remindAfterMs));
+  }
+
+  /**
+   * Takes up, in a run that continued as new, an approval's notices that waited for its outcome: the reminder
+   * keeps its due time, and the outcome is shown where the request and the reminder were.
+   */
+  resume(carried: FollowedNoticeSnapshot, decisionOf: () => ToolApprovalAuditEntry | undefined): void {
+    const sent = carried.sent.map((entry) => entry ?? undefined);
+    const reminders = carried.reminders?.map((entry) => entry ?? undefined);
+    const followed: Followed = {
+      approval: carried.approval,
+      plan: carried.plan,
+      decisionOf,
+      sent,
+      ...(reminders && { reminders }),
+      ...(carried.remindAt !== undefined && { remindAt: carried.remindAt }),
+      inFlight: 0,
+      resolved: false,
+    };
+    this.receipts.set(carried.approval.approvalId, Promise.resolve(sent));
+    this.followed.set(carried.approval.approvalId, followed);
+    const remindAfterMs = carried.remindAt === undefined ? undefined : Math.max(1, carried.remindAt - Date.now());
+    this.outstanding.push(
+      this.follow(
+        followed,
+        Promise.resolve(sent),
+        (reminders ?? []).map((entry) => Promise.resolve(entry)),
+        remindAfterMs,
+      ),
+    );
+  }
+
+  /**
+   * True when no notice is being sent and none is owed for a decision already made: the notices' state is all
+   * in {@link snapshot}, and the turn may continue as new.
+   */
+  quiet(): boolean {
+    for (const followed of this.followed.values()) {
+      if (followed.resolved) continue;
+      if (followed.inFlight > 0 || followed.sent === undefined || followed.decisionOf() !== undefined) return false;
+    }
+    return true;
+  }
+
+  /** What a turn that continues as new carries: the approvals still followed (call when {@link quiet}). */
+  snapshot(): FollowedNoticeSnapshot[] {
+    return [...this.followed.values()].flatMap((followed): FollowedNoticeSnapshot[] =>
+      followed.resolved
+        ? []
+        : [
+            {
+              approval: followed.approval,
+              plan: followed.plan,
+              sent: (followed.sent ?? []).map((entry) => entry ?? null),
+              ...(followed.reminders && { reminders: followed.reminders.map((entry) => entry ?? null) }),
+              ...(followed.remindAt !== undefined && { remindAt: followed.remindAt }),
+            },
+          ],
+    );
+  }
+
+  /** Sends one notice for `followed`, counting it while it is in flight; a failure becomes a turn event. */
+  private sender(followed: Followed) {
+    const { approval } = followed;
+    const notice = this.noticeOf(approval);
+    return (event: 'requested' | 'reminder', target: NotificationTarget): Promise<Sent | undefined> => {
+      followed.inFlight += 1;
+      const sending = this.notifyApproval({ event, notice, target }).then(
         (receipt): Sent | undefined => (receipt ? { receipt, target } : undefined),
         (error: Error) => {
           // An activity failure's own message is generic; the channel's reason is its cause.
@@ -71,24 +175,47 @@ export class TurnNotices {
           return undefined;
         },
       );
-    const sent = Promise.all(plan.notify.map((target) => send('requested', target)));
-    this.receipts.set(approval.approvalId, sent);
-    this.outstanding.push(sent);
-    if (!decisionOf) return;
+      sending.then(() => (followed.inFlight -= 1), noop);
+      return sending;
+    };
+  }
+
+  /** Reminds when nobody decides in time, then shows the outcome wherever the approval was shown. */
+  private async follow(
+    followed: Followed,
+    sent: Promise<Array<Sent | undefined>>,
+    reminders: Array<Promise<Sent | undefined>>,
+    remindAfterMs: number | undefined,
+  ): Promise<void> {
+    const { plan, decisionOf } = followed;
+    const send = this.sender(followed);
     const isDecided = () => decisionOf() !== undefined;
-    this.outstanding.push(
-      (async () => {
-        const reminders: Array<Promise<Sent | undefined>> = [];
-        if (plan.remindAfterMs !== undefined) {
-          if (!(await condition(isDecided, plan.remindAfterMs, { summary: 'approval reminder' }))) {
-            reminders.push(...(plan.escalateTo ?? plan.notify).map((target) => send('reminder', target)));
-          }
-        }
-        await condition(isDecided);
-        const all = [...(await sent), ...(await Promise.all(reminders))];
-        await this.resolve(notice, all, decisionOf() as ToolApprovalAuditEntry);
-      })(),
-    );
+    if (remindAfterMs !== undefined) {
+      if (!(await condition(isDecided, remindAfterMs, { summary: 'approval reminder' }))) {
+        delete followed.remindAt;
+        const due = (plan.escalateTo ?? plan.notify).map((target) => send('reminder', target));
+        reminders.push(...due);
+        Promise.all(due).then((values) => (followed.reminders = values), noop);
+      }
+    }
+    await condition(isDecided);
+    const all = [...(await sent), ...(await Promise.all(reminders))];
+    followed.inFlight += 1;
+    try {
+      await this.resolve(this.noticeOf(followed.approval), all, decisionOf() as ToolApprovalAuditEntry);
+    } finally {
+      followed.inFlight -= 1;
+      followed.resolved = true;
+    }
+  }
+
+  private noticeOf(approval: PendingToolApproval) {
+    return {
+      workflowId: this.workflowId,
+      approval,
+      ...(this.requester !== undefined && { requester: this.requester }),
+      ...(approval.approvers && { approvers: approval.approvers }),
+    };
   }
 
   /**

@@ -59,9 +59,11 @@ export async function createTestEnvironment(options: {
   workerOptions?: Partial<WorkerOptions>;
   /** Prefix of the task queue's name. */
   taskQueuePrefix?: string;
+  /** A Temporal server of the test's own (default: the shared dev server). */
+  address?: string;
 }): Promise<TestEnvironment> {
   routeWorkerLogsToFile();
-  const address = temporalAddress();
+  const address = options.address ?? temporalAddress();
   const connection = await Connection.connect({ address });
   const client = new Client({ connection });
   const taskQueue = `${options.taskQueuePrefix ?? 'test'}-${randomUUID()}`;
