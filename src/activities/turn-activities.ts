@@ -21,7 +21,7 @@ import {
 import type { OperatorPolicy } from '../policy';
 import { appendTranscript, readTranscript, resolveStoredContent, storeLargeOutput, type ContentStore } from '../store';
 import type { ToolRegistry } from '../tools';
-import { signatureClockSkewMs, verifyBoundDecision } from '../workflows/verify-decision-signature';
+import { signatureClockSkewMs, verifyBoundDecision } from '../protocol/verify-decision-signature';
 import type { ExecuteTool, ToolApprovalPolicy } from './activity-types';
 import type { ModelCall } from './call-model';
 import { inputDigestOf, verifyToolApproval } from './approval-signature';

@@ -1,7 +1,7 @@
 import type { ToolApprovalDecision } from '../../../src/protocol';
 import { TollgateClient } from '../../../src/client';
 import { generateDecisionKeyPair, parseDecisionPrivateKey } from '../../../src/gateway/decisions/decision-signing-key';
-import { verifyBoundDecision } from '../../../src/workflows/verify-decision-signature';
+import { verifyBoundDecision } from '../../../src/protocol/verify-decision-signature';
 import {
   createTestEnvironment,
   uniqueMarker,

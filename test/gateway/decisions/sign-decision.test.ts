@@ -15,7 +15,7 @@ import {
   decisionSignaturePayload,
   toolApprovalDecisionSchema,
 } from '../../../src/protocol';
-import { hasValidDecisionSignature, verifyBoundDecision } from '../../../src/workflows/verify-decision-signature';
+import { hasValidDecisionSignature, verifyBoundDecision } from '../../../src/protocol/verify-decision-signature';
 
 /** The raw 32-byte public key back as a KeyObject, as a worker in another language would build it. */
 function publicKeyFromRaw(raw: string) {

@@ -1,7 +1,11 @@
 import { hashes, verify } from '@noble/ed25519';
 import { sha512 } from '@noble/hashes/sha2.js';
-import type { DecisionBinding, ToolApprovalDecision } from '../protocol';
-import { boundDecisionSignaturePayload, decisionSignaturePayload } from '../protocol/decision-signature-payload';
+import {
+  boundDecisionSignaturePayload,
+  decisionSignaturePayload,
+  type DecisionBinding,
+} from './decision-signature-payload';
+import type { ToolApprovalDecision } from './tool-approval';
 
 // Pure JavaScript, so it runs inside the workflow sandbox and gives the same answer on replay.
 hashes.sha512 = sha512;
