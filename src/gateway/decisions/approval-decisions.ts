@@ -1,4 +1,4 @@
-import { ApprovalDecisionError, isApprovalDecisionError, type TollgateClient } from '../../client';
+import { isApprovalDecisionError, judgeDecisionsOnClosedTurn, type TollgateClient } from '../../client';
 import { PersonDirectory } from '../../identity';
 import type {
   AgentTurnState,
@@ -239,7 +239,7 @@ export class ApprovalDecisions {
       const state = await this.readState(workflowId, namedApprovalId);
       const decisions = requests.map((request) => this.prepare(actor, request, workflowId as string, state));
       const earlier = new Map(state.audit.map((entry) => [entry.approvalId, entry]));
-      const recorded = await this.record(workflowId, decisions, requests, state);
+      const recorded = await this.record(workflowId, decisions, state);
       // Quorum approvals this person had already voted for, by whichever channel: another approval is no new vote.
       const votedBefore = new Set(
         state.pending.flatMap((approval) =>
@@ -334,16 +334,16 @@ export class ApprovalDecisions {
   private async record(
     workflowId: string,
     decisions: ToolApprovalDecision[],
-    requests: readonly DecisionRequest[],
     state: AgentTurnState,
   ): Promise<ToolApprovalAuditEntry[]> {
     try {
       return await this.tollgate.decideMany(workflowId, decisions);
     } catch (error) {
       if (!isApprovalDecisionError(error) || error.code !== 'turn-closed') throw error;
-      // A closed turn takes no updates, but what it recorded is final: judge against that record, so
-      // that a retried decision is still a 200 and a late conflicting one is still a 409.
-      return requests.map((request) => judgeAgainstRecord(request, workflowId, state));
+      // A closed turn takes no updates, but what it recorded is final. The client judged against the turn's result
+      // where it has one; a failed or cancelled turn has none, so the same judgement runs on the state read above:
+      // a retried decision is still a 200 and a late conflicting one still a 409.
+      return judgeDecisionsOnClosedTurn(workflowId, decisions, state);
     }
   }
 }
@@ -356,48 +356,4 @@ function actorOf(actor: DecisionActor | string): DecisionActor {
 function inputDigestOf(approval: PendingToolApproval): string | undefined {
   const digest = (approval as { inputDigest?: unknown }).inputDigest;
   return typeof digest === 'string' && digest.length > 0 ? digest : undefined;
-}
-
-function judgeAgainstRecord(
-  request: DecisionRequest,
-  workflowId: string,
-  state: AgentTurnState,
-): ToolApprovalAuditEntry {
-  const { approvalId } = request;
-  const recorded = state.audit.find((entry) => entry.approvalId === approvalId);
-  if (!recorded) {
-    if (state.pending.some((approval) => approval.approvalId === approvalId)) {
-      throw new ApprovalDecisionError(
-        `Turn "${workflowId}" ended (${state.status}) without a decision on "${approvalId}"; it takes no more decisions. ` +
-          'Continue the conversation in a new turn.',
-        'turn-closed',
-        approvalId,
-        workflowId,
-      );
-    }
-    throw new ApprovalDecisionError(
-      `Unknown approvalId "${approvalId}": turn "${workflowId}" has no such approval request.`,
-      'unknown-approval',
-      approvalId,
-      workflowId,
-    );
-  }
-  if (recorded.decision === 'expired') {
-    throw new ApprovalDecisionError(
-      `Approval "${approvalId}" expired at ${recorded.decidedAt} and the call was denied; a decision after expiry is not applied.`,
-      'expired',
-      approvalId,
-      workflowId,
-    );
-  }
-  if ((recorded.decision === 'approved') !== request.approved) {
-    throw new ApprovalDecisionError(
-      `Approval "${approvalId}" was already ${recorded.decision} by ${recorded.approver ?? 'an unnamed approver'} ` +
-        `at ${recorded.decidedAt}; the first decision wins and a conflicting one is not applied.`,
-      'conflict',
-      approvalId,
-      workflowId,
-    );
-  }
-  return recorded;
 }
