@@ -3,7 +3,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { tokenScopes } from '../identity';
-import { decisionPublicKeyOf, generateDecisionKeyPair, parseDecisionPrivateKey } from './decisions/decision-signing-key';
+import {
+  decisionPublicKeyOf,
+  generateDecisionKeyPair,
+  parseDecisionPrivateKey,
+} from './decisions/decision-signing-key';
 import { toGatewayError } from './http/to-gateway-error';
 
 /**

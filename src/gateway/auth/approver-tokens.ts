@@ -1,5 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { defaultShortcutScopes, digestToken, minimumTokenLength, type TokenGrant, type TokenScope } from '../../identity';
+import {
+  defaultShortcutScopes,
+  digestToken,
+  minimumTokenLength,
+  type TokenGrant,
+  type TokenScope,
+} from '../../identity';
 
 export { digestToken, minimumTokenLength };
 

@@ -3,7 +3,12 @@ import { newTurnId } from '../../client';
 import { requireScope } from '../auth/authenticate';
 import type { GatewayContext } from '../gateway-context';
 import { GatewayError } from '../http/gateway-error';
-import { batchDecisionBodySchema, emptyQuerySchema, startTurnBodySchema, turnParamsSchema } from '../http/gateway-schemas';
+import {
+  batchDecisionBodySchema,
+  emptyQuerySchema,
+  startTurnBodySchema,
+  turnParamsSchema,
+} from '../http/gateway-schemas';
 import { parseInput } from '../http/parse-input';
 import { callerMayReadTurn, checkContentRefsOfInput, readTurnContent, turnContentParamsSchema } from './turn-content';
 import { readTurnState } from '../turns/turn-reads';

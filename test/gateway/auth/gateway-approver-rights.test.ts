@@ -1,5 +1,10 @@
 import { pendingToolApprovalsQuery } from '../../../src/workflows/definitions';
-import { createTestEnvironment, uniqueMarker, type TestEnvironment, waitForPending } from '../../support/test-environment';
+import {
+  createTestEnvironment,
+  uniqueMarker,
+  type TestEnvironment,
+  waitForPending,
+} from '../../support/test-environment';
 import { createTestTools } from '../../support/test-tools';
 import { expectProblem, startGateway, type RunningGateway } from '../gateway-fixture';
 
