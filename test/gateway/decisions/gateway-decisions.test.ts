@@ -202,6 +202,30 @@ describe('approval gateway decisions', () => {
     });
   });
 
+  it('judges decisions on a terminated turn as on a finished one: repeat 200, conflict 409, left waiting 409', async () => {
+    const { workflowId, idOf } = await startTurn([deleteFile('a', 'a.txt'), deleteFile('b', 'b.txt')], 2);
+    const path = `/v1/approvals/${idOf('a')}/decision`;
+    const first = await gateway.call('POST', path, { body: { approved: true } });
+    expect(first.status).toBe(200);
+    await waitFor(
+      () => gateway.call('GET', `/v1/turns/${encodeURIComponent(workflowId)}`),
+      (current) => current.body.pending?.length === 1,
+    );
+    // A terminated turn has no result to judge by: the gateway judges by the state it reads, with the same rules.
+    await environment.client.workflow.getHandle(workflowId).terminate('operator stopped it');
+
+    expect(await gateway.call('POST', path, { as: 'bob', body: { approved: true } })).toMatchObject({
+      status: 200,
+      body: { ...first.body, outcome: 'repeat' },
+    });
+    const conflict = await gateway.call('POST', path, { as: 'eve', body: { approved: false } });
+    expectProblem(conflict, 409, 'conflict');
+    expect(conflict.body.detail).toContain('first decision wins');
+    const waiting = await gateway.call('POST', `/v1/approvals/${idOf('b')}/decision`, { body: { approved: true } });
+    expectProblem(waiting, 409, 'turn-closed');
+    expect(waiting.body.detail).toMatch(/without a decision on .*takes no more decisions/);
+  });
+
   it('refuses a decision after expiry with 409 saying it expired', async () => {
     const { workflowId, idOf } = await startTurn([{ suffix: 'job', name: 'launch', arguments: { job: 'nightly' } }], 1);
     const state = await finishedState(workflowId);
