@@ -1,4 +1,4 @@
-import { neutraliseText } from '../gateway/neutralise-text';
+import { neutraliseText } from '../gateway/decisions/neutralise-text';
 import type { ModelMessage, PendingToolApproval, ToolResultOutput } from '../protocol';
 
 const maxShown = 400;

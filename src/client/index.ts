@@ -4,6 +4,7 @@ export {
   type ApprovalDecisionErrorCode,
 } from './approval-decision-error';
 export { GatewayClient } from './gateway-client';
+export { judgeDecisionsOnClosedTurn, type ClosedTurnRecord } from './judge-closed-turn';
 export {
   checkTemporal,
   isTemporalPreflightError,

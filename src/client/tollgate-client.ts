@@ -27,7 +27,6 @@ import {
   type SendMessageInput,
   type SendMessageResult,
   type PendingToolApproval,
-  type ToolApprovalAuditEntry,
   type ToolApprovalDecision,
 } from '../protocol';
 import type { agentTurn } from '../workflows/agent-turn';
@@ -45,13 +44,13 @@ import {
   submitToolOutputUpdate,
   toolApprovalResponseSignal,
 } from '../workflows/definitions';
-import { ApprovalBook } from '../workflows/approval-book';
 import { contentStoreFromEnvironment, readTranscript, type ContentStore } from '../store';
 import {
   ApprovalDecisionError,
   isApprovalDecisionError,
   type ApprovalDecisionErrorCode,
 } from './approval-decision-error';
+import { judgeDecisionsOnClosedTurn } from './judge-closed-turn';
 import { defaultTaskQueue, temporalSettingsFromEnvironment, type TemporalSettings } from './temporal-settings';
 
 /** A pending approval and the turn it belongs to. */
@@ -207,14 +206,7 @@ export class TollgateClient {
     } catch {
       throw closed;
     }
-    const book = ApprovalBook.fromResult(workflowId, result);
-    const check = book.checkBatch(responses, 'update');
-    if (!check.accepted) {
-      throw new ApprovalDecisionError(check.message, check.cause, responses[0]?.approvalId, workflowId);
-    }
-    const recorded = responses.map((response) => book.decisionOf(response.approvalId));
-    if (recorded.some((entry) => entry === undefined)) throw closed;
-    return recorded.map((entry) => ({ ...(entry as ToolApprovalAuditEntry), outcome: 'repeat' as const }));
+    return judgeDecisionsOnClosedTurn(workflowId, responses, result);
   }
 
   /** The output of a client-executed tool call; resolves to the recorded `tool-result` part. */

@@ -1,72 +1,23 @@
 import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { TollgateClient } from '../client';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { PersonDirectory } from '../identity';
-import { ApprovalDecisions } from './approval-decisions';
-import { registerApprovalRoutes } from './approval-routes';
-import type { ApproverTokens } from './approver-tokens';
-import { registerAuditRoutes } from './audit-routes';
-import { createAuthenticationHook } from './authenticate';
-import { createDecisionRateLimit, DecisionRateLimiter } from './decision-rate-limit';
-import { DecisionAudit } from './decision-audit';
+import { ApprovalDecisions } from './decisions/approval-decisions';
+import { registerApprovalRoutes } from './routes/approval-routes';
+import { registerAuditRoutes } from './routes/audit-routes';
+import { createAuthenticationHook } from './auth/authenticate';
+import { createDecisionRateLimit, DecisionRateLimiter } from './decisions/decision-rate-limit';
+import { DecisionAudit } from './decisions/decision-audit';
 import type { GatewayContext } from './gateway-context';
-import { GatewayError } from './gateway-error';
-import { emptyQuerySchema } from './gateway-schemas';
-import { parseJsonBody } from './json-body-parser';
-import { openApiDocument } from './openapi-document';
-import { parseInput } from './parse-input';
-import { installProblemHandler, sendFrameworkProblem } from './problem-handler';
-import type { PendingListingLimits } from './list-pending-approvals';
-import type { DecisionSigningKey } from './sign-decision';
-import { defaultReadTimeoutMs } from './turn-reads';
-import { registerTurnRoutes } from './turn-routes';
+import { defaultBodyLimitBytes, type GatewayOptions } from './gateway-options';
+import { GatewayError } from './http/gateway-error';
+import { emptyQuerySchema } from './http/gateway-schemas';
+import { parseJsonBody } from './http/json-body-parser';
+import { openApiDocument } from './routes/openapi-document';
+import { parseInput } from './http/parse-input';
+import { installProblemHandler, sendFrameworkProblem } from './http/problem-handler';
+import { defaultReadTimeoutMs } from './turns/turn-reads';
+import { registerTurnRoutes } from './routes/turn-routes';
 import { withChatRoutes } from './chat';
-
-/** Requests allowed per window: overall per client address, and for decisions per approver. */
-export interface GatewayRateLimit {
-  /** Requests per window from one address, on every route (default 600). */
-  max?: number;
-  /** Decisions per window by one approver (default 60). */
-  decisionMax?: number;
-  /** The window in milliseconds (default one minute). */
-  timeWindowMs?: number;
-}
-
-/** What the gateway needs. */
-export interface GatewayOptions {
-  /** How turns are started, read and decided. */
-  tollgate: TollgateClient;
-  /** The bearer tokens accepted, the person each stands for and its scopes. */
-  tokens: ApproverTokens;
-  /** The identity map (people and their Slack users and addresses); not configured when absent. */
-  people?: PersonDirectory;
-  /** Signs every decision the gateway forwards; unsigned when absent. */
-  signingKey?: DecisionSigningKey;
-  /** Deadline of one read of a turn before it is a 503 (default 10 s). */
-  readTimeoutMs?: number;
-  /** How far `GET /v1/approvals` reaches: concurrency, per-turn timeout, most turns. */
-  listing?: PendingListingLimits;
-  /** Where decision attempts are kept; a fresh in-memory audit when absent. */
-  audit?: DecisionAudit;
-  rateLimit?: GatewayRateLimit;
-  /** Largest request body on any route (default 64 KiB); larger ones get 413. */
-  bodyLimitBytes?: number;
-  /** Fastify's logger settings (off by default). */
-  logger?: FastifyServerOptions['logger'];
-  /** More routes (Slack, email links), each with the paths it authenticates itself instead of by bearer token. */
-  extensions?: GatewayExtension[];
-}
-
-/** Routes added to the gateway that carry their own authentication (a Slack signature, an email token). */
-export interface GatewayExtension {
-  /** Paths that skip bearer-token authentication because the extension verifies them itself. */
-  publicPaths: string[];
-  /** Adds the routes; called after the core routes. */
-  register(app: FastifyInstance, context: GatewayContext): void | Promise<void>;
-}
-
-/** Default body limit: a decision is a few hundred bytes, a turn's start a conversation. */
-export const defaultBodyLimitBytes = 64 * 1024;
 
 // Routes anyone may call: a load balancer's health check carries no token.
 const corePublicPaths = ['/healthz'];

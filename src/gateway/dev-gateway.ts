@@ -3,8 +3,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { tokenScopes } from '../identity';
-import { decisionPublicKeyOf, generateDecisionKeyPair, parseDecisionPrivateKey } from './decision-signing-key';
-import { toGatewayError } from './to-gateway-error';
+import {
+  decisionPublicKeyOf,
+  generateDecisionKeyPair,
+  parseDecisionPrivateKey,
+} from './decisions/decision-signing-key';
+import { toGatewayError } from './http/to-gateway-error';
 
 /**
  * For `npm run dev`: a decision-signing key pair kept in `folder` (made on first use), put in the

@@ -1,9 +1,9 @@
 import type { TollgateClient } from '../client';
 import type { PersonDirectory } from '../identity';
-import type { ApprovalDecisions } from './approval-decisions';
-import type { DecisionAudit } from './decision-audit';
-import type { DecisionRateLimitHook, DecisionRateLimiter } from './decision-rate-limit';
-import type { PendingListingLimits } from './list-pending-approvals';
+import type { ApprovalDecisions } from './decisions/approval-decisions';
+import type { DecisionAudit } from './decisions/decision-audit';
+import type { DecisionRateLimitHook, DecisionRateLimiter } from './decisions/decision-rate-limit';
+import type { PendingListingLimits } from './turns/list-pending-approvals';
 
 /** What the routes share. */
 export interface GatewayContext {

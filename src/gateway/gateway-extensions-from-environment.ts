@@ -1,5 +1,5 @@
 import { slackNotifierFromEnvironment } from '../notifications/slack';
-import type { GatewayExtension } from './create-gateway';
+import type { GatewayExtension } from './gateway-options';
 import { emailExtensionFromEnvironment } from './email';
 import { slackExtension, slackSettingsFromEnvironment } from './slack';
 

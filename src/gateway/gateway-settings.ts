@@ -1,10 +1,10 @@
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { PersonDirectory, readAccessFile } from '../identity';
-import { ApproverTokens, approverTokensFromEnvironment } from './approver-tokens';
-import { defaultBodyLimitBytes, type GatewayRateLimit } from './create-gateway';
-import { decisionSigningKeyFromEnvironment } from './decision-signing-key';
-import type { DecisionSigningKey } from './sign-decision';
+import { ApproverTokens, approverTokensFromEnvironment } from './auth/approver-tokens';
+import { defaultBodyLimitBytes, type GatewayRateLimit } from './gateway-options';
+import { decisionSigningKeyFromEnvironment } from './decisions/decision-signing-key';
+import type { DecisionSigningKey } from './decisions/sign-decision';
 import { integerOf } from './integer-setting';
 
 /** Where the gateway listens and what it enforces, read from the environment. */

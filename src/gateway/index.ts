@@ -3,41 +3,41 @@ export {
   type ApprovalDecisionsOptions,
   type DecisionActor,
   type DecisionRequest,
-} from './approval-decisions';
-export { approverOf, callerOf, requireScope, type Caller } from './authenticate';
-export { createDecisionRateLimit, DecisionRateLimiter, type RateLimitVerdict } from './decision-rate-limit';
+} from './decisions/approval-decisions';
+export { approverOf, callerOf, requireScope, type Caller } from './auth/authenticate';
+export { createDecisionRateLimit, DecisionRateLimiter, type RateLimitVerdict } from './decisions/decision-rate-limit';
 export {
   decisionPublicKeyOf,
   decisionSigningKeyFromEnvironment,
   generateDecisionKeyPair,
   parseDecisionPrivateKey,
-} from './decision-signing-key';
-export { listPendingApprovals, type PendingListing, type PendingListingLimits } from './list-pending-approvals';
-export { neutraliseText } from './neutralise-text';
-export { signDecision, type DecisionSigningKey, type SignedDecision } from './sign-decision';
-export { isNamedApprover, mayDecide, mayReadTurn } from './turn-access';
-export { requesterOf } from './turn-requester';
+} from './decisions/decision-signing-key';
+export { listPendingApprovals, type PendingListing, type PendingListingLimits } from './turns/list-pending-approvals';
+export { neutraliseText } from './decisions/neutralise-text';
+export { signDecision, type DecisionSigningKey, type SignedDecision } from './decisions/sign-decision';
+export { isNamedApprover, mayDecide, mayReadTurn } from './auth/turn-access';
+export { requesterOf } from './auth/turn-requester';
 export {
   ApproverTokens,
   approverTokensFromEnvironment,
   digestToken,
   minimumTokenLength,
   type ApproverTokenEntry,
-} from './approver-tokens';
+} from './auth/approver-tokens';
+export { createGateway } from './create-gateway';
 export {
-  createGateway,
   defaultBodyLimitBytes,
   type GatewayExtension,
   type GatewayOptions,
   type GatewayRateLimit,
-} from './create-gateway';
+} from './gateway-options';
 export {
   DecisionAudit,
   type DecisionAttempt,
   type DecisionAttemptChannel,
   type DecisionAttemptFilter,
   type DecisionAttemptOutcome,
-} from './decision-audit';
+} from './decisions/decision-audit';
 export {
   GatewayError,
   isGatewayError,
@@ -45,10 +45,10 @@ export {
   problemTypeOf,
   type FieldProblem,
   type ProblemKind,
-} from './gateway-error';
+} from './http/gateway-error';
 export { assertOutsideWorkspace, gatewaySettingsFromEnvironment, type GatewaySettings } from './gateway-settings';
-export { openApiDocument } from './openapi-document';
-export { problemContentType, type ProblemBody } from './problem-handler';
-export { decisionProblemKinds, toGatewayError } from './to-gateway-error';
-export { verifyBearerToken } from './verify-bearer-token';
+export { openApiDocument } from './routes/openapi-document';
+export { problemContentType, type ProblemBody } from './http/problem-handler';
+export { decisionProblemKinds, toGatewayError } from './http/to-gateway-error';
+export { verifyBearerToken } from './auth/verify-bearer-token';
 export type { GatewayContext } from './gateway-context';

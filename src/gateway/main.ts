@@ -1,7 +1,7 @@
 import { TollgateClient } from '../client';
 import { preflightOrExit } from '../client/temporal-preflight';
 import { createGateway } from './create-gateway';
-import { DecisionAudit } from './decision-audit';
+import { DecisionAudit } from './decisions/decision-audit';
 import { gatewayExtensionsFromEnvironment } from './gateway-extensions-from-environment';
 import { gatewaySettingsFromEnvironment } from './gateway-settings';
 

@@ -83,7 +83,8 @@ export {
 } from './tool-approval';
 export type { TurnEvent } from './turn-event';
 export { userText } from './user-text';
-export { errorText, executionDenied, toolResultOutputSchema, type ToolResultOutput } from './tool-result-output';
+export { errorText, executionDenied } from './denial-and-error-outputs';
+export { toolResultOutputSchema, type ToolResultOutput } from './tool-result-output';
 export { canonicalJson } from './canonical-json';
 export { inputDigestOf } from './input-digest';
 export {

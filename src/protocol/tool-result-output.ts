@@ -24,5 +24,3 @@ export const toolResultOutputSchema = z.discriminatedUnion('type', [
 
 /** What a tool call produced: its output, an error the model can read, or a denial. */
 export type ToolResultOutput = z.infer<typeof toolResultOutputSchema>;
-
-export { errorText, executionDenied } from './denial-and-error-outputs';

@@ -12,7 +12,11 @@ import type {
 } from '../protocol';
 import { inspectPayload, signalPayloadLimits, summarisePayload } from './bounded-payload';
 import { readDecision } from './read-decision';
-import { hasValidDecisionSignature, signatureClockSkewMs, verifyBoundDecision } from './verify-decision-signature';
+import {
+  hasValidDecisionSignature,
+  signatureClockSkewMs,
+  verifyBoundDecision,
+} from '../protocol/verify-decision-signature';
 
 /** Whether a decision can be applied: new, a harmless repeat, or refused with a cause. */
 export type DecisionCheck =

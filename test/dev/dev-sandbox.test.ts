@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { TollgateClient } from '../../src/client';
 import { temporalSettingsFromEnvironment } from '../../src/client/temporal-settings';
 import { findFreePort } from '../../src/dev/ports';
-import { generateDecisionKeyPair } from '../../src/gateway/decision-signing-key';
+import { generateDecisionKeyPair } from '../../src/gateway/decisions/decision-signing-key';
 import { resolveSandbox } from '../../src/tools/workspace';
 import { waitFor, waitForPending } from '../support/test-environment';
 

@@ -3,7 +3,7 @@ import type { TollgateClient } from '../../src/client';
 import type { ModelServer } from '../../src/dev/model-server';
 import type { ApprovalNotifier, NotificationReceipt } from '../../src/notifications/notification-types';
 import type { OperatorPolicy } from '../../src/policy';
-import { signDecision } from '../../src/gateway/sign-decision';
+import { signDecision } from '../../src/gateway/decisions/sign-decision';
 import {
   type ModelMessage,
   type PendingToolApproval,

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { signDecision } from '../../src/gateway/sign-decision';
+import { signDecision } from '../../src/gateway/decisions/sign-decision';
 import type { PendingToolApproval } from '../../src/protocol';
 import { ApprovalBook } from '../../src/workflows/approval-book';
 

@@ -1,6 +1,6 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { signDecision } from '../../src/gateway/sign-decision';
+import { signDecision } from '../../src/gateway/decisions/sign-decision';
 import {
   type ModelMessage,
   type PendingToolApproval,

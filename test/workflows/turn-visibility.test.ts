@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listPendingApprovals } from '../../src/gateway/list-pending-approvals';
+import { listPendingApprovals } from '../../src/gateway/turns/list-pending-approvals';
 import { defineTool } from '../../src/tools';
 import {
   createTestEnvironment,

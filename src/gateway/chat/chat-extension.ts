@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ApproverTokens } from '../approver-tokens';
-import type { GatewayExtension, GatewayOptions } from '../create-gateway';
+import type { ApproverTokens } from '../auth/approver-tokens';
+import type { GatewayExtension, GatewayOptions } from '../gateway-options';
 import type { GatewayContext } from '../gateway-context';
-import { verifyBearerToken } from '../verify-bearer-token';
+import { verifyBearerToken } from '../auth/verify-bearer-token';
 import { createChatHandler, type ChatHandlerOptions, type ChatHttpRequest } from './chat-handler';
 import { chatSettingsFromEnvironment } from './chat-settings';
 

@@ -8,10 +8,10 @@ import {
 import type { TollgateClient } from '../../client';
 import type { ConversationInput } from '../../protocol';
 import { submitToolOutputUpdate } from '../../workflows/definitions';
-import type { ApprovalDecisions, DecisionRequest } from '../approval-decisions';
-import { GatewayError, isGatewayError } from '../gateway-error';
-import { problemBodyOf, problemContentType } from '../problem-handler';
-import { toGatewayError } from '../to-gateway-error';
+import type { ApprovalDecisions, DecisionRequest } from '../decisions/approval-decisions';
+import { GatewayError, isGatewayError } from '../http/gateway-error';
+import { problemBodyOf, problemContentType } from '../http/problem-handler';
+import { toGatewayError } from '../http/to-gateway-error';
 import { checkCors, preflightHeaders } from './chat-cors';
 import { ChatRateLimit } from './chat-rate-limit';
 import { readChatHistory } from './chat-history';

@@ -1,7 +1,7 @@
 import { safeValidateUIMessages, type UIMessage } from 'ai';
 import type { TollgateClient } from '../../client';
 import type { ModelMessage, TranscriptPointer, UserMessage } from '../../protocol';
-import { GatewayError } from '../gateway-error';
+import { GatewayError } from '../http/gateway-error';
 import { FullOutputs } from './full-outputs';
 import { TurnReader } from './read-turn';
 import { turnMessageOf } from './turn-message';

@@ -1,7 +1,7 @@
 import { convertToModelMessages, safeValidateUIMessages, type UIMessage } from 'ai';
 import { userContentPartSchema, type UserContentPart } from '../../protocol';
 import { z } from 'zod';
-import { GatewayError } from '../gateway-error';
+import { GatewayError } from '../http/gateway-error';
 
 /** A chat id as `useChat` makes them (and as Next.js apps commonly do): letters, digits, `_`, `-`, `.`. */
 export const chatIdSchema = z

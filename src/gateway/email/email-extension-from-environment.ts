@@ -1,5 +1,5 @@
 import { emailLinkSecretsFromEnvironment } from '../../notifications/email/email-notifier-from-environment';
-import type { GatewayExtension } from '../create-gateway';
+import type { GatewayExtension } from '../gateway-options';
 import { emailExtension } from './email-extension';
 import { LocalUsedTokenStore } from './used-token-store';
 

@@ -1,4 +1,4 @@
-import { GatewayError } from '../gateway-error';
+import { GatewayError } from '../http/gateway-error';
 
 /** The longest reason accepted, as for any decision. */
 export const reasonLengthLimit = 2000;

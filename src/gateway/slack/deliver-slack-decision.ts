@@ -1,7 +1,7 @@
 import type { ToolApprovalAuditEntry } from '../../protocol';
-import type { ApprovalDecisions } from '../approval-decisions';
-import type { GatewayError } from '../gateway-error';
-import { toGatewayError } from '../to-gateway-error';
+import type { ApprovalDecisions } from '../decisions/approval-decisions';
+import type { GatewayError } from '../http/gateway-error';
+import { toGatewayError } from '../http/to-gateway-error';
 import type { SlackDecisionClick } from './slack-interaction';
 
 /** How a click's decision is retried after Slack has had its answer. */

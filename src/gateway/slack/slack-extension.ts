@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { resolvePerson } from '../../identity';
 import type { SlackNotifier } from '../../notifications/slack/slack-notifier';
-import type { GatewayExtension } from '../create-gateway';
+import type { GatewayExtension } from '../gateway-options';
 import type { GatewayContext } from '../gateway-context';
-import { GatewayError } from '../gateway-error';
+import { GatewayError } from '../http/gateway-error';
 import { deliverSlackDecision, type SlackDelivery, type SlackDeliveryRetry } from './deliver-slack-decision';
 import { parseSlackInteraction, type SlackDecisionClick } from './slack-interaction';
 import { verifySlackRequest } from './verify-slack-request';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { readSlackButtonValue, slackActionIds } from '../../notifications/slack/slack-action-ids';
-import { GatewayError, type FieldProblem } from '../gateway-error';
-import { findForbiddenKey } from '../json-body-parser';
+import { GatewayError, type FieldProblem } from '../http/gateway-error';
+import { findForbiddenKey } from '../http/json-body-parser';
 
 /** A click on Approve or Deny, with who clicked as the signed payload says. */
 export interface SlackDecisionClick {

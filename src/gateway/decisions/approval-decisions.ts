@@ -1,0 +1,359 @@
+import { isApprovalDecisionError, judgeDecisionsOnClosedTurn, type TollgateClient } from '../../client';
+import { PersonDirectory } from '../../identity';
+import type {
+  AgentTurnState,
+  ModelMessage,
+  PendingToolApproval,
+  ToolApprovalAuditEntry,
+  ToolApprovalDecision,
+} from '../../protocol';
+import type { DecisionAttemptChannel, DecisionAudit, DecisionAttemptOutcome } from './decision-audit';
+import { GatewayError } from '../http/gateway-error';
+import { decisionsInMessages, withVouchedDecisions, type DecisionInMessages } from './message-decisions';
+import { neutraliseText } from './neutralise-text';
+import { signDecision, type DecisionSigningKey } from './sign-decision';
+import { toGatewayError } from '../http/to-gateway-error';
+import { isNamedApprover } from '../auth/turn-access';
+import { defaultReadTimeoutMs, readTurnState, workflowIdOfApprovalId } from '../turns/turn-reads';
+
+/** One decision as an approver sends it; the approver itself comes from the channel's identity. */
+export interface DecisionRequest {
+  approvalId: string;
+  approved: boolean;
+  reason?: string;
+  /** Digest of the tool input the approver was shown; the pending approval's when absent. */
+  argumentsDigest?: string;
+}
+
+/** Who decides: the person (what rights compare) and the channel identity they came as (for the audit). */
+export interface DecisionActor {
+  person: string;
+  /** `token:ana`, `slack:T0001/U0123`, `email:ana@example.com`. */
+  identity: string;
+}
+
+/** What {@link ApprovalDecisions} needs beyond the client and the audit. */
+export interface ApprovalDecisionsOptions {
+  /** The identity map, for approver lists that name channel identities. */
+  people?: PersonDirectory;
+  /** Signs every forwarded decision when set. */
+  signingKey?: DecisionSigningKey;
+  /** Deadline of each read of a turn (default 10 s). */
+  readTimeoutMs?: number;
+  /** Where an audit line that could not be written is reported. */
+  logError?: (error: unknown) => void;
+}
+
+/**
+ * Decides approvals for authenticated approvers and keeps every attempt in the {@link DecisionAudit}:
+ * the turn's update is the authority on what is recorded, the audit is the record of who tried what.
+ * Every channel (REST, Slack, email, chat) decides through here, after resolving its identity to a
+ * person: reasons are neutralised, rights are checked before "already decided" is reported, the
+ * decision is bound to the arguments shown and signed.
+ *
+ * @example
+ * const decisions = new ApprovalDecisions(tollgate, new DecisionAudit(), { signingKey });
+ * const recorded = await decisions.decideOne({ person: 'ana', identity: 'token:ana' }, { approvalId, approved: false });
+ */
+export class ApprovalDecisions {
+  private readonly people: PersonDirectory;
+  private readonly readTimeoutMs: number;
+  private readonly logError: (error: unknown) => void;
+
+  constructor(
+    private readonly tollgate: TollgateClient,
+    private readonly audit: DecisionAudit,
+    private readonly options: ApprovalDecisionsOptions = {},
+  ) {
+    this.people = options.people ?? PersonDirectory.empty();
+    this.readTimeoutMs = options.readTimeoutMs ?? defaultReadTimeoutMs;
+    this.logError = options.logError ?? (() => undefined);
+  }
+
+  /** Decides one approval, found through the workflow id its approvalId carries. */
+  async decideOne(
+    actor: DecisionActor | string,
+    request: DecisionRequest,
+    channel: DecisionAttemptChannel = 'rest',
+  ): Promise<ToolApprovalAuditEntry> {
+    const [recorded] = await this.attempt(
+      actorOf(actor),
+      channel,
+      [request],
+      () => workflowIdOfApprovalId(this.tollgate, request.approvalId, this.readTimeoutMs),
+      // The caller named an approval, not a turn: a missing turn means the approval is unknown.
+      request.approvalId,
+    );
+    return recorded as ToolApprovalAuditEntry;
+  }
+
+  /** Decides several approvals of one turn: all are recorded or none. */
+  async decideBatch(
+    actor: DecisionActor | string,
+    workflowId: string,
+    requests: readonly DecisionRequest[],
+  ): Promise<ToolApprovalAuditEntry[]> {
+    return this.attempt(actorOf(actor), 'rest', requests, async () => workflowId, undefined);
+  }
+
+  /**
+   * Vouches for the decisions inside a new turn's messages (a halted turn's continuation, `POST /v1/turns`) and keeps
+   * each in the audit as `forwarded`: the approver is the authenticated person, never a name in the message; the
+   * decision is bound to the turn about to start (`workflowId`), its request, tool and arguments, and signed when the
+   * gateway has a key. Refused, and audited as such, when the caller may not decide (`mayDecide`) or a part names
+   * another approver. The turn then judges each decision by the approval's rules like any other.
+   */
+  async forwardInMessages(
+    actor: DecisionActor & { mayDecide: boolean },
+    workflowId: string,
+    messages: readonly ModelMessage[],
+  ): Promise<ModelMessage[]> {
+    const found = decisionsInMessages(messages);
+    if (found.length === 0) return [...messages];
+    const requestOf = (decision: DecisionInMessages): DecisionRequest => ({
+      approvalId: decision.response.approvalId,
+      approved: decision.response.approved,
+      ...(decision.response.reason !== undefined && { reason: neutraliseText(decision.response.reason) }),
+    });
+    const misnamed = found.find(
+      (decision) => decision.namedApprover !== undefined && decision.namedApprover !== actor.person,
+    );
+    const refusal = !actor.mayDecide
+      ? new GatewayError(
+          'forbidden',
+          'The messages carry a tool-approval-response, which is a decision: it needs a token with the scope approvals:decide.',
+        )
+      : misnamed
+        ? new GatewayError(
+            'forbidden',
+            `A decision's approver is whoever the token belongs to ("${actor.person}"); the messages name ` +
+              `${JSON.stringify(String(misnamed.namedApprover).slice(0, 200))} for approval "${misnamed.response.approvalId}". ` +
+              'Leave providerOptions.tollgate.approver out.',
+            { approvalId: misnamed.response.approvalId },
+          )
+        : undefined;
+    if (refusal) {
+      await Promise.all(
+        found.map((decision) => this.recordRefusal(actor, 'message', requestOf(decision), refusal, workflowId)),
+      );
+      throw refusal;
+    }
+    const at = new Date().toISOString();
+    const vouched = withVouchedDecisions(messages, found, (decision, argumentsDigest) => {
+      const request = requestOf(decision);
+      const signed =
+        this.options.signingKey && decision.call
+          ? signDecision(
+              { ...request, approver: actor.person },
+              { workflowId, toolName: decision.call.toolName, argumentsDigest },
+              this.options.signingKey,
+            )
+          : undefined;
+      const { tollgate: _theirs, ...others } = decision.response.providerOptions ?? {};
+      return {
+        ...decision.response,
+        ...(request.reason !== undefined && { reason: request.reason }),
+        providerOptions: {
+          ...others,
+          tollgate: { approver: actor.person, argumentsDigest, ...(signed && { signature: signed.signature }) },
+        },
+      };
+    });
+    await Promise.all(
+      found.map((decision) =>
+        this.audit
+          .record({
+            at,
+            approver: actor.person,
+            identity: actor.identity,
+            channel: 'message',
+            ...requestOf(decision),
+            workflowId,
+            outcome: 'forwarded',
+          })
+          .catch(this.logError),
+      ),
+    );
+    return vouched;
+  }
+
+  /** Keeps an attempt refused before it reached a turn (an unmapped identity, a rate limit, a foreign workspace). */
+  async recordRefusal(
+    actor: { person?: string; identity: string },
+    channel: DecisionAttemptChannel,
+    request: DecisionRequest,
+    refusal: GatewayError,
+    workflowId?: string,
+  ): Promise<void> {
+    await this.audit
+      .record({
+        at: new Date().toISOString(),
+        approver: actor.person ?? actor.identity,
+        identity: actor.identity,
+        channel,
+        approvalId: request.approvalId,
+        ...(workflowId !== undefined && { workflowId }),
+        approved: request.approved,
+        ...(request.reason !== undefined && { reason: request.reason }),
+        outcome: 'refused',
+        refusal: { code: refusal.kind, detail: refusal.detail },
+      })
+      .catch(this.logError);
+  }
+
+  private async attempt(
+    actor: DecisionActor,
+    channel: DecisionAttemptChannel,
+    rawRequests: readonly DecisionRequest[],
+    resolveWorkflowId: () => Promise<string>,
+    namedApprovalId: string | undefined,
+  ): Promise<ToolApprovalAuditEntry[]> {
+    const at = new Date().toISOString();
+    // Text a person wrote for others to read: no bidi overrides or control characters go further.
+    const requests = rawRequests.map((request) =>
+      request.reason === undefined ? request : { ...request, reason: neutraliseText(request.reason) },
+    );
+    let workflowId: string | undefined;
+    const keep = (outcomes: DecisionAttemptOutcome[], refusal?: GatewayError) =>
+      Promise.all(
+        requests.map((request, index) =>
+          this.audit
+            .record({
+              at,
+              approver: actor.person,
+              identity: actor.identity,
+              channel,
+              approvalId: request.approvalId,
+              ...(workflowId !== undefined && { workflowId }),
+              approved: request.approved,
+              ...(request.reason !== undefined && { reason: request.reason }),
+              outcome: outcomes[index] ?? 'refused',
+              ...(refusal && { refusal: { code: refusal.kind, detail: refusal.detail } }),
+            })
+            // The decision stands whatever happens to its audit line; a lost line is logged loudly.
+            .catch(this.logError),
+        ),
+      );
+    try {
+      workflowId = await resolveWorkflowId();
+      const state = await this.readState(workflowId, namedApprovalId);
+      const decisions = requests.map((request) => this.prepare(actor, request, workflowId as string, state));
+      const earlier = new Map(state.audit.map((entry) => [entry.approvalId, entry]));
+      const recorded = await this.record(workflowId, decisions, state);
+      // Quorum approvals this person had already voted for, by whichever channel: another approval is no new vote.
+      const votedBefore = new Set(
+        state.pending.flatMap((approval) =>
+          approval.votes?.some((vote) => vote.approver === actor.person) ? [approval.approvalId] : [],
+        ),
+      );
+      // A decision that was already there, a vote cast before (the turn may answer a repeated update with the first
+      // one's result, so its own `repeat` is not enough), or one that came back with someone else's name, changed
+      // nothing.
+      await keep(
+        recorded.map((entry, index) =>
+          earlier.has(entry.approvalId) ||
+          (requests[index]?.approved === true && votedBefore.has(entry.approvalId)) ||
+          (entry as { outcome?: string }).outcome === 'repeat' ||
+          entry.approver !== actor.person
+            ? 'repeat'
+            : 'recorded',
+        ),
+      );
+      return recorded;
+    } catch (error) {
+      const problem = toGatewayError(error);
+      await keep(
+        requests.map(() => (problem.status >= 500 ? 'failed' : 'refused')),
+        problem,
+      );
+      throw problem.status >= 500 ? error : problem;
+    }
+  }
+
+  /**
+   * Checks what the gateway can check before asking the turn, and builds the decision it sends. Rights
+   * come first: someone not on the approver list hears 403 whether or not the approval is still open,
+   * so "already decided" is only ever told to people who could have decided.
+   */
+  private prepare(
+    actor: DecisionActor,
+    request: DecisionRequest,
+    workflowId: string,
+    state: AgentTurnState,
+  ): ToolApprovalDecision {
+    const pending = state.pending.find((approval) => approval.approvalId === request.approvalId);
+    const entry: PendingToolApproval | undefined =
+      pending ?? state.audit.find((recorded) => recorded.approvalId === request.approvalId);
+    if (entry && !isNamedApprover(actor.person, entry, this.people)) {
+      throw new GatewayError(
+        'forbidden',
+        `"${actor.person}" may not decide approval "${request.approvalId}": it is limited to named approvers.`,
+        { approvalId: request.approvalId },
+      );
+    }
+    const shownDigest = pending ? inputDigestOf(pending) : undefined;
+    if (request.argumentsDigest !== undefined && shownDigest !== undefined && request.argumentsDigest !== shownDigest) {
+      throw new GatewayError(
+        'conflict',
+        `The arguments of approval "${request.approvalId}" are not the ones you were shown; look again before deciding.`,
+        { approvalId: request.approvalId },
+      );
+    }
+    const argumentsDigest = request.argumentsDigest ?? shownDigest;
+    const decision = {
+      approvalId: request.approvalId,
+      approved: request.approved,
+      approver: actor.person,
+      ...(request.reason !== undefined && { reason: request.reason }),
+      ...(argumentsDigest !== undefined && { argumentsDigest }),
+    };
+    // An approval the turn does not know is refused by the turn; there is nothing to bind a signature to.
+    if (!this.options.signingKey || !entry) return decision;
+    return signDecision(
+      decision,
+      { workflowId, toolName: entry.toolName, argumentsDigest: argumentsDigest ?? inputDigestOf(entry) ?? '' },
+      this.options.signingKey,
+    );
+  }
+
+  // Read first, so an unknown turn is a 404 rather than the update's "not found" (which the client
+  // cannot tell from a closed turn), and so repeats of decisions already recorded are recognised.
+  private async readState(workflowId: string, approvalId: string | undefined): Promise<AgentTurnState> {
+    try {
+      return await readTurnState(this.tollgate, workflowId, this.readTimeoutMs);
+    } catch (error) {
+      const problem = toGatewayError(error);
+      if (problem.kind !== 'unknown-turn') throw error;
+      if (approvalId === undefined) throw new GatewayError('unknown-turn', `No turn "${workflowId}".`);
+      throw new GatewayError('unknown-approval', `Unknown approvalId "${approvalId}": there is no turn for it.`, {
+        approvalId,
+      });
+    }
+  }
+
+  private async record(
+    workflowId: string,
+    decisions: ToolApprovalDecision[],
+    state: AgentTurnState,
+  ): Promise<ToolApprovalAuditEntry[]> {
+    try {
+      return await this.tollgate.decideMany(workflowId, decisions);
+    } catch (error) {
+      if (!isApprovalDecisionError(error) || error.code !== 'turn-closed') throw error;
+      // A closed turn takes no updates, but what it recorded is final. The client judged against the turn's result
+      // where it has one; a failed or cancelled turn has none, so the same judgement runs on the state read above:
+      // a retried decision is still a 200 and a late conflicting one still a 409.
+      return judgeDecisionsOnClosedTurn(workflowId, decisions, state);
+    }
+  }
+}
+
+function actorOf(actor: DecisionActor | string): DecisionActor {
+  return typeof actor === 'string' ? { person: actor, identity: actor } : actor;
+}
+
+// Pending approvals carry `inputDigest` once the engine publishes it; until then there is none to bind to.
+function inputDigestOf(approval: PendingToolApproval): string | undefined {
+  const digest = (approval as { inputDigest?: unknown }).inputDigest;
+  return typeof digest === 'string' && digest.length > 0 ? digest : undefined;
+}

@@ -1,0 +1,55 @@
+import { sign, type KeyObject } from 'node:crypto';
+import {
+  boundDecisionSignaturePayload,
+  type DecisionBinding,
+  type DecisionSignature,
+  type SignedDecisionFields,
+} from '../../protocol';
+
+/** The gateway's decision-signing key: an Ed25519 private key and the id workers know its public key by. */
+export interface DecisionSigningKey {
+  /** Names the public key in the workers' `TOLLGATE_DECISION_PUBLIC_KEYS`. */
+  keyId: string;
+  /** The Ed25519 private key. */
+  privateKey: KeyObject;
+}
+
+/** A decision as the workflow receives it from a gateway: who, what, on what arguments, and the signature. */
+export interface SignedDecision extends SignedDecisionFields {
+  argumentsDigest: string;
+  signature: DecisionSignature;
+}
+
+/**
+ * Signs one decision with the gateway's key, over `boundDecisionSignaturePayload` (what workers verify): the decision
+ * and its binding — the turn that applies it, the approval, the tool and the arguments' digest — and the time. Every
+ * path that forwards a decision (REST, Slack, email, chat, a halted turn's messages) signs through here, after it has
+ * resolved the approver to a person. Undefined optional fields are dropped, so what is sent is exactly what was signed.
+ *
+ * @example
+ * const signed = signDecision({ approvalId, approved: true, approver: 'ana' }, { workflowId, toolName, argumentsDigest }, key);
+ * await tollgate.decideMany(workflowId, [signed]);
+ */
+export function signDecision(
+  decision: Omit<SignedDecisionFields, 'argumentsDigest'>,
+  binding: Omit<DecisionBinding, 'approvalId'>,
+  key: DecisionSigningKey,
+  now: Date = new Date(),
+): SignedDecision {
+  const fields = {
+    approvalId: decision.approvalId,
+    approved: decision.approved,
+    ...(decision.approver !== undefined && { approver: decision.approver }),
+    ...(decision.reason !== undefined && { reason: decision.reason }),
+    argumentsDigest: binding.argumentsDigest,
+  };
+  const signedAt = now.toISOString();
+  const payload = boundDecisionSignaturePayload(
+    { ...binding, approvalId: decision.approvalId },
+    fields,
+    key.keyId,
+    signedAt,
+  );
+  const value = sign(null, Buffer.from(payload, 'utf8'), key.privateKey).toString('base64url');
+  return { ...fields, signature: { keyId: key.keyId, signedAt, value } };
+}

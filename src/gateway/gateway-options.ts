@@ -1,0 +1,54 @@
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { TollgateClient } from '../client';
+import type { PersonDirectory } from '../identity';
+import type { ApproverTokens } from './auth/approver-tokens';
+import type { DecisionAudit } from './decisions/decision-audit';
+import type { DecisionSigningKey } from './decisions/sign-decision';
+import type { GatewayContext } from './gateway-context';
+import type { PendingListingLimits } from './turns/list-pending-approvals';
+
+/** Requests allowed per window: overall per client address, and for decisions per approver. */
+export interface GatewayRateLimit {
+  /** Requests per window from one address, on every route (default 600). */
+  max?: number;
+  /** Decisions per window by one approver (default 60). */
+  decisionMax?: number;
+  /** The window in milliseconds (default one minute). */
+  timeWindowMs?: number;
+}
+
+/** What the gateway needs. */
+export interface GatewayOptions {
+  /** How turns are started, read and decided. */
+  tollgate: TollgateClient;
+  /** The bearer tokens accepted, the person each stands for and its scopes. */
+  tokens: ApproverTokens;
+  /** The identity map (people and their Slack users and addresses); not configured when absent. */
+  people?: PersonDirectory;
+  /** Signs every decision the gateway forwards; unsigned when absent. */
+  signingKey?: DecisionSigningKey;
+  /** Deadline of one read of a turn before it is a 503 (default 10 s). */
+  readTimeoutMs?: number;
+  /** How far `GET /v1/approvals` reaches: concurrency, per-turn timeout, most turns. */
+  listing?: PendingListingLimits;
+  /** Where decision attempts are kept; a fresh in-memory audit when absent. */
+  audit?: DecisionAudit;
+  rateLimit?: GatewayRateLimit;
+  /** Largest request body on any route (default 64 KiB); larger ones get 413. */
+  bodyLimitBytes?: number;
+  /** Fastify's logger settings (off by default). */
+  logger?: FastifyServerOptions['logger'];
+  /** More routes (Slack, email links), each with the paths it authenticates itself instead of by bearer token. */
+  extensions?: GatewayExtension[];
+}
+
+/** Routes added to the gateway that carry their own authentication (a Slack signature, an email token). */
+export interface GatewayExtension {
+  /** Paths that skip bearer-token authentication because the extension verifies them itself. */
+  publicPaths: string[];
+  /** Adds the routes; called after the core routes. */
+  register(app: FastifyInstance, context: GatewayContext): void | Promise<void>;
+}
+
+/** Default body limit: a decision is a few hundred bytes, a turn's start a conversation. */
+export const defaultBodyLimitBytes = 64 * 1024;

@@ -1,0 +1,310 @@
+import { z } from 'zod';
+import { turnContentParamsSchema } from './turn-content';
+import {
+  approvalParamsSchema,
+  auditQuerySchema,
+  batchDecisionBodySchema,
+  decisionBodySchema,
+  listApprovalsQuerySchema,
+  startTurnBodySchema,
+  turnParamsSchema,
+} from '../http/gateway-schemas';
+
+type JsonSchema = Record<string, unknown>;
+
+// Request schemas come from the zod schemas the routes parse with, so the document cannot drift from
+// what is enforced. Response shapes are protocol interfaces (not zod), so they are written out here.
+function schemaOf(schema: z.ZodType): JsonSchema {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' });
+  return rest;
+}
+
+function parametersOf(schema: z.ZodObject, location: 'path' | 'query'): JsonSchema[] {
+  const objectSchema = schemaOf(schema) as { properties?: Record<string, JsonSchema>; required?: string[] };
+  return Object.entries(objectSchema.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: location,
+    required: location === 'path' || (objectSchema.required ?? []).includes(name),
+    schema: property,
+    ...(typeof property.description === 'string' && { description: property.description }),
+  }));
+}
+
+const reference = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: JsonSchema) => ({ content: { 'application/json': { schema } } });
+const problem = (description: string) => ({
+  description,
+  content: { 'application/problem+json': { schema: reference('Problem') } },
+});
+const statusIs = (status: string) => ({
+  type: 'object',
+  required: ['status'],
+  properties: { status: { const: status } },
+});
+const body = (schema: z.ZodType) => ({ required: true, ...json(schemaOf(schema)) });
+
+// Every authenticated route can answer these.
+const commonProblems = {
+  '400': problem('Invalid request: unknown or mistyped fields, `__proto__`, malformed JSON.'),
+  '401': problem('Missing or invalid bearer token.'),
+  '429': problem('Rate limit reached; see the `retry-after` header.'),
+  '500': problem('Unexpected error; details are logged, not returned.'),
+  '503': problem('Temporal could not be reached or did not answer in time.'),
+};
+const bodyProblems = {
+  '413': problem('Body larger than the limit.'),
+  '415': problem('Content-Type is not application/json.'),
+};
+
+const pendingToolApproval: JsonSchema = {
+  type: 'object',
+  required: ['approvalId', 'toolCallId', 'toolName', 'input', 'requestedAt', 'step'],
+  properties: {
+    approvalId: { type: 'string' },
+    toolCallId: { type: 'string' },
+    toolName: { type: 'string' },
+    input: { description: 'The arguments the model sent.' },
+    requestedAt: { type: 'string', format: 'date-time' },
+    expiresAt: { type: 'string', format: 'date-time' },
+    step: { type: 'integer', minimum: 1 },
+  },
+};
+
+const auditEntry: JsonSchema = {
+  allOf: [
+    reference('PendingToolApproval'),
+    {
+      type: 'object',
+      required: ['decision', 'decidedAt', 'via'],
+      properties: {
+        decision: { enum: ['approved', 'denied', 'expired'] },
+        reason: { type: 'string' },
+        approver: { type: 'string' },
+        decidedAt: { type: 'string', format: 'date-time' },
+        via: { enum: ['signal', 'update', 'timeout', 'auto-approve', 'policy', 'message'] },
+      },
+    },
+  ],
+};
+
+/**
+ * The OpenAPI 3.1 description of the gateway's REST API, served at `GET /openapi.json`.
+ *
+ * @example
+ * const document = openApiDocument();
+ * Object.keys(document.paths); // ['/healthz', '/openapi.json', '/v1/turns', ...]
+ */
+export function openApiDocument(): JsonSchema & { paths: Record<string, Record<string, JsonSchema>> } {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Tollgate approval gateway',
+      version: '1',
+      description:
+        'Start agent turns and decide their tool approvals over HTTP. The approver of a decision is the ' +
+        'identity of the bearer token, never a field of the body. Errors are RFC 9457 problem+json.',
+    },
+    security: [{ bearer: [] }],
+    paths: {
+      '/healthz': {
+        get: {
+          summary: 'Liveness; needs no token.',
+          security: [],
+          responses: {
+            '200': { description: 'Up.', ...json({ type: 'object', properties: { ok: { const: true } } }) },
+          },
+        },
+      },
+      '/openapi.json': {
+        get: { summary: 'This document.', responses: { '200': { description: 'OpenAPI 3.1.' }, ...commonProblems } },
+      },
+      '/v1/turns': {
+        post: {
+          summary: 'Start a turn. Its requester is the token identity.',
+          requestBody: body(startTurnBodySchema),
+          responses: {
+            '201': {
+              description: 'Started; `Location` names the turn.',
+              ...json({ type: 'object', required: ['workflowId'], properties: { workflowId: { type: 'string' } } }),
+            },
+            ...commonProblems,
+            ...bodyProblems,
+          },
+        },
+      },
+      '/v1/turns/{workflowId}': {
+        get: {
+          summary: "A turn's state: status, messages, text, steps, pending, audit, ignored decisions.",
+          parameters: parametersOf(turnParamsSchema, 'path'),
+          responses: {
+            '200': { description: 'The state.', ...json(reference('TurnState')) },
+            '404': problem('Unknown turn.'),
+            ...commonProblems,
+          },
+        },
+      },
+      '/v1/turns/{workflowId}/content/{ref}': {
+        get: {
+          summary:
+            "A large output a turn stored (a preview's `providerOptions.tollgate.contentRef`), read through the turn that owns it.",
+          parameters: parametersOf(turnContentParamsSchema, 'path'),
+          responses: {
+            '200': {
+              description: 'The stored output.',
+              ...json({
+                type: 'object',
+                required: ['workflowId', 'ref', 'output'],
+                properties: { workflowId: { type: 'string' }, ref: { type: 'string' }, output: {} },
+              }),
+            },
+            '404': problem('No such content in a turn this token may read (the same answer whatever the reason).'),
+            ...commonProblems,
+          },
+        },
+      },
+      '/v1/turns/{workflowId}/decisions': {
+        post: {
+          summary: 'Decide several approvals of one turn; all are recorded or none.',
+          parameters: parametersOf(turnParamsSchema, 'path'),
+          requestBody: body(batchDecisionBodySchema),
+          responses: {
+            '200': {
+              description: 'The recorded decisions (for repeats, the first decision).',
+              ...json({ type: 'object', properties: { decisions: { type: 'array', items: reference('AuditEntry') } } }),
+            },
+            '404': problem('Unknown turn or approval.'),
+            '409': problem('Already decided differently, expired, or the turn is closed; `detail` says which.'),
+            ...commonProblems,
+            ...bodyProblems,
+          },
+        },
+      },
+      '/v1/approvals': {
+        get: {
+          summary: 'Pending approvals, oldest first.',
+          parameters: parametersOf(listApprovalsQuerySchema, 'query'),
+          responses: {
+            '200': {
+              description: 'Pending approvals with their turn.',
+              ...json({
+                type: 'object',
+                properties: { approvals: { type: 'array', items: reference('PendingOfTurn') } },
+              }),
+            },
+            ...commonProblems,
+          },
+        },
+      },
+      '/v1/approvals/{approvalId}': {
+        get: {
+          summary: 'One approval: pending, or its recorded decision.',
+          parameters: parametersOf(approvalParamsSchema, 'path'),
+          responses: {
+            '200': {
+              description: '`status` is `pending` or `decided`; decided ones carry the audit entry fields.',
+              ...json({
+                anyOf: [
+                  { allOf: [reference('PendingOfTurn'), statusIs('pending')] },
+                  { allOf: [reference('AuditEntry'), reference('PendingOfTurn'), statusIs('decided')] },
+                ],
+              }),
+            },
+            '404': problem('Unknown approval.'),
+            ...commonProblems,
+          },
+        },
+      },
+      '/v1/approvals/{approvalId}/decision': {
+        post: {
+          summary: 'Approve or deny. The first decision wins; an identical repeat returns it again.',
+          parameters: parametersOf(approvalParamsSchema, 'path'),
+          requestBody: body(decisionBodySchema),
+          responses: {
+            '200': { description: 'The recorded decision.', ...json(reference('AuditEntry')) },
+            '403': problem('The approver may not decide this approval.'),
+            '404': problem('Unknown approval or turn.'),
+            '409': problem('Already decided differently, expired, or the turn is closed; `detail` says which.'),
+            ...commonProblems,
+            ...bodyProblems,
+          },
+        },
+      },
+      '/v1/audit': {
+        get: {
+          summary: 'Every decision attempt the gateway saw, refused ones included.',
+          parameters: parametersOf(auditQuerySchema, 'query'),
+          responses: {
+            '200': {
+              description: 'Attempts in arrival order.',
+              ...json({
+                type: 'object',
+                properties: { attempts: { type: 'array', items: reference('DecisionAttempt') } },
+              }),
+            },
+            ...commonProblems,
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: {
+        PendingToolApproval: pendingToolApproval,
+        PendingOfTurn: {
+          allOf: [reference('PendingToolApproval'), { type: 'object', properties: { workflowId: { type: 'string' } } }],
+        },
+        AuditEntry: auditEntry,
+        TurnState: {
+          type: 'object',
+          properties: {
+            workflowId: { type: 'string' },
+            status: {
+              enum: ['running', 'awaiting-approval', 'awaiting-tool-output', 'completed', 'max-steps-reached'],
+            },
+            messages: { type: 'array', items: { type: 'object' } },
+            text: { type: 'string' },
+            steps: { type: 'integer' },
+            pending: { type: 'array', items: reference('PendingToolApproval') },
+            audit: { type: 'array', items: reference('AuditEntry') },
+            ignoredDecisions: { type: 'array', items: { type: 'object' } },
+          },
+        },
+        DecisionAttempt: {
+          type: 'object',
+          required: ['at', 'approver', 'channel', 'approvalId', 'approved', 'outcome'],
+          properties: {
+            at: { type: 'string', format: 'date-time' },
+            approver: { type: 'string' },
+            channel: { enum: ['rest', 'slack', 'email', 'chat', 'message'] },
+            approvalId: { type: 'string' },
+            workflowId: { type: 'string' },
+            approved: { type: 'boolean' },
+            reason: { type: 'string' },
+            outcome: { enum: ['recorded', 'repeat', 'refused', 'failed', 'forwarded'] },
+            refusal: {
+              type: 'object',
+              properties: { code: { type: 'string' }, detail: { type: 'string' } },
+            },
+          },
+        },
+        Problem: {
+          type: 'object',
+          required: ['type', 'title', 'status', 'detail', 'instance'],
+          properties: {
+            type: { type: 'string', format: 'uri' },
+            title: { type: 'string' },
+            status: { type: 'integer' },
+            detail: { type: 'string' },
+            instance: { type: 'string' },
+            errors: {
+              type: 'array',
+              items: { type: 'object', properties: { field: { type: 'string' }, message: { type: 'string' } } },
+            },
+            approvalId: { type: 'string' },
+            workflowId: { type: 'string' },
+          },
+        },
+      },
+    },
+  };
+}

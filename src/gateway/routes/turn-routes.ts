@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import { newTurnId } from '../../client';
+import { requireScope } from '../auth/authenticate';
+import type { GatewayContext } from '../gateway-context';
+import { GatewayError } from '../http/gateway-error';
+import {
+  batchDecisionBodySchema,
+  emptyQuerySchema,
+  startTurnBodySchema,
+  turnParamsSchema,
+} from '../http/gateway-schemas';
+import { parseInput } from '../http/parse-input';
+import { callerMayReadTurn, checkContentRefsOfInput, readTurnContent, turnContentParamsSchema } from './turn-content';
+import { readTurnState } from '../turns/turn-reads';
+
+/**
+ * `POST /v1/turns`, `GET /v1/turns/:workflowId`, `GET /v1/turns/:workflowId/content/:ref`,
+ * `POST /v1/turns/:workflowId/decisions`.
+ */
+export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext): void {
+  app.post('/v1/turns', async (request, reply) => {
+    const caller = requireScope(request, 'turns:start');
+    parseInput(emptyQuerySchema, request.query, 'query');
+    const body = parseInput(startTurnBodySchema, request.body, 'body');
+    // Running without asking anyone is a right of the token, never of the request.
+    if (body.autoApprove === true && !caller.scopes.has('turns:autonomous')) {
+      throw new GatewayError('forbidden', 'autoApprove needs a token with the scope turns:autonomous.');
+    }
+    // Stored content the model would read must be the caller's to read: a ref alone is not a key.
+    await checkContentRefsOfInput(context, caller, body);
+    // Decisions inside the messages (a halted turn's continuation) are decisions like any other: they need the right
+    // to decide, the approver is the token's person, and each is bound to this turn and audited.
+    const workflowId = newTurnId();
+    const messages = await context.decisions.forwardInMessages(
+      { person: caller.person, identity: `token:${caller.person}`, mayDecide: caller.scopes.has('approvals:decide') },
+      workflowId,
+      body.messages,
+    );
+    // The requester is whoever holds the token, so self-approval and tenancy can trust it.
+    const handle = await context.tollgate.startTurn({ ...body, messages, requester: caller.person }, { workflowId });
+    return reply
+      .code(201)
+      .header('location', `/v1/turns/${encodeURIComponent(handle.workflowId)}`)
+      .send({ workflowId: handle.workflowId });
+  });
+
+  app.get('/v1/turns/:workflowId', async (request) => {
+    const caller = requireScope(request, 'turns:read', 'turns:read-all');
+    parseInput(emptyQuerySchema, request.query, 'query');
+    const { workflowId } = parseInput(turnParamsSchema, request.params, 'params');
+    // Another person's turn is answered exactly like a turn that does not exist: no hint that it does.
+    if (!(await callerMayReadTurn(context, caller, workflowId))) {
+      throw new GatewayError('unknown-turn', `No turn "${workflowId}".`);
+    }
+    const state = await readTurnState(context.tollgate, workflowId, context.readTimeoutMs);
+    return { workflowId, ...state };
+  });
+
+  // A large tool output, read through the turn that produced it (tenancy as for the turn itself).
+  app.get('/v1/turns/:workflowId/content/:ref', async (request) => {
+    const caller = requireScope(request, 'turns:read', 'turns:read-all');
+    parseInput(emptyQuerySchema, request.query, 'query');
+    const { workflowId, ref } = parseInput(turnContentParamsSchema, request.params, 'params');
+    const output = await readTurnContent(context, caller, workflowId, ref);
+    return { workflowId, ref, output };
+  });
+
+  app.post('/v1/turns/:workflowId/decisions', { onRequest: context.decisionRateLimit }, async (request) => {
+    const caller = requireScope(request, 'approvals:decide');
+    parseInput(emptyQuerySchema, request.query, 'query');
+    const { workflowId } = parseInput(turnParamsSchema, request.params, 'params');
+    const { responses } = parseInput(batchDecisionBodySchema, request.body, 'body');
+    const decisions = await context.decisions.decideBatch(
+      { person: caller.person, identity: `token:${caller.person}` },
+      workflowId,
+      responses,
+    );
+    return { decisions };
+  });
+}

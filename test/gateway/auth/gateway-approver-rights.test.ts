@@ -1,0 +1,104 @@
+import { pendingToolApprovalsQuery } from '../../../src/workflows/definitions';
+import {
+  createTestEnvironment,
+  uniqueMarker,
+  type TestEnvironment,
+  waitForPending,
+} from '../../support/test-environment';
+import { createTestTools } from '../../support/test-tools';
+import { expectProblem, startGateway, type RunningGateway } from '../gateway-fixture';
+
+const { tools, runs } = createTestTools();
+let environment: TestEnvironment;
+let gateway: RunningGateway;
+
+beforeAll(async () => {
+  environment = await createTestEnvironment({ tools });
+  gateway = await startGateway(environment.tollgate);
+});
+afterAll(async () => {
+  await gateway?.close();
+  await environment?.close();
+});
+
+async function startTurnOverRest(marker: string, approvalRules: object) {
+  environment.model.scriptFor(
+    marker,
+    { toolCalls: [{ id: `${marker}-1`, name: 'transfer', arguments: { amount: 900, to: 'acme' } }] },
+    { text: 'paid' },
+  );
+  const started = await gateway.call('POST', '/v1/turns', {
+    as: 'eve',
+    body: { messages: [{ role: 'user', content: `${marker} pay acme` }], approvalRules },
+  });
+  expect(started.status).toBe(201);
+  const handle = environment.tollgate.turn(started.body.workflowId);
+  const [approval] = await waitForPending(handle, 1);
+  return { handle, approvalId: approval!.approvalId };
+}
+
+describe('gateway approver rights', () => {
+  it('refuses an approver who is not allowed with 403, changes nothing, and audits the attempt', async () => {
+    const marker = uniqueMarker();
+    const { handle, approvalId } = await startTurnOverRest(marker, { approvers: ['ana'] });
+    const refused = await gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+      as: 'bob',
+      body: { approved: true },
+    });
+    expectProblem(refused, 403, 'forbidden');
+    expect(await handle.query(pendingToolApprovalsQuery)).toHaveLength(1);
+    expect(gateway.audit.list({ approvalId })).toEqual([
+      expect.objectContaining({
+        approver: 'bob',
+        outcome: 'refused',
+        refusal: expect.objectContaining({ code: 'forbidden' }),
+      }),
+    ]);
+    const accepted = await gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+      as: 'ana',
+      body: { approved: true },
+    });
+    expect(accepted.status).toBe(200);
+    await handle.result();
+    expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
+  });
+
+  it('takes the requester from the token, so self-approval can be refused', async () => {
+    const marker = uniqueMarker();
+    const { handle, approvalId } = await startTurnOverRest(marker, { allowSelfApproval: false });
+    const own = await gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+      as: 'eve',
+      body: { approved: true },
+    });
+    expectProblem(own, 403, 'forbidden');
+    const other = await gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+      as: 'bob',
+      body: { approved: true },
+    });
+    expect(other.status).toBe(200);
+    expect((await handle.result()).audit[0]).toMatchObject({ approver: 'bob' });
+  });
+
+  it('needs two distinct approvers for a quorum of two', async () => {
+    const marker = uniqueMarker();
+    const { handle, approvalId } = await startTurnOverRest(marker, { quorum: 2 });
+    const first = await gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+      as: 'ana',
+      body: { approved: true },
+    });
+    expect(first.body).toMatchObject({ decision: 'awaiting-quorum' });
+    const again = await gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+      as: 'ana',
+      body: { approved: true },
+    });
+    expect(again.body).toMatchObject({ decision: 'awaiting-quorum' });
+    expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(0);
+    const second = await gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+      as: 'bob',
+      body: { approved: true },
+    });
+    expect(second.body).toMatchObject({ decision: 'approved' });
+    await handle.result();
+    expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
+  });
+});
