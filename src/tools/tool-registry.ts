@@ -68,7 +68,7 @@ export class ToolRegistry {
     const entry: ToolManifestEntry = {
       name: tool.name,
       description: tool.description,
-      parameters: toJsonSchema(tool.inputSchema),
+      parameters: tool.inputJsonSchema ?? toJsonSchema(tool.inputSchema),
       approval: approvalRequirementOf(tool.needsApproval as never),
       ...(tool.executor === 'client' && { executor: 'client' as const }),
       ...(tool.approvalTimeoutMs !== undefined && { approvalTimeoutMs: tool.approvalTimeoutMs }),
