@@ -143,5 +143,9 @@ function describeCallError(connection: McpServerConnection, tool: string, error:
   if (code === -32000) {
     return `The connection to MCP server "${connection.name}" closed during the ${tool} call; it may or may not have taken effect.`;
   }
-  return `MCP server "${connection.name}" refused the ${tool} call: ${message ?? String(error)}`;
+  if (typeof code === 'number') return `MCP server "${connection.name}" refused the ${tool} call: ${message ?? ''}`;
+  return (
+    `MCP server "${connection.name}" could not be reached for the ${tool} call (${message ?? String(error)}); ` +
+    'its next call tries to connect again.'
+  );
 }
