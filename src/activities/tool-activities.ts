@@ -39,7 +39,9 @@ export function createToolActivities(
         });
         if (tool.outputFormat !== 'tool-result') return toToolResultOutput(output);
         const checked = toolResultOutputSchema.safeParse(output);
-        return checked.success ? checked.data : errorText(`Tool "${toolName}" returned an output the model cannot read.`);
+        return checked.success
+          ? checked.data
+          : errorText(`Tool "${toolName}" returned an output the model cannot read.`);
       } catch (error) {
         if (context.cancellationSignal.aborted) throw error;
         return errorText(error instanceof Error ? error.message : String(error));

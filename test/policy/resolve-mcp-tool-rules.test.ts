@@ -2,9 +2,9 @@ import { resolveMcpToolRules } from '../../src/policy';
 
 describe('resolveMcpToolRules', () => {
   it('never asks for a read-only tool and asks for a destructive one or one without annotations', () => {
-    expect(resolveMcpToolRules({ policy: {}, server: 'fs', tool: 'read', annotations: { readOnlyHint: true } })).toEqual(
-      { needsApproval: false, idempotent: true, because: 'readOnlyHint' },
-    );
+    expect(
+      resolveMcpToolRules({ policy: {}, server: 'fs', tool: 'read', annotations: { readOnlyHint: true } }),
+    ).toEqual({ needsApproval: false, idempotent: true, because: 'readOnlyHint' });
     expect(
       resolveMcpToolRules({
         policy: {},
@@ -36,15 +36,13 @@ describe('resolveMcpToolRules', () => {
         },
       },
     };
-    expect(
-      resolveMcpToolRules({ policy, server: 'fs', tool: 'read', annotations: { readOnlyHint: true } }),
-    ).toEqual({
+    expect(resolveMcpToolRules({ policy, server: 'fs', tool: 'read', annotations: { readOnlyHint: true } })).toEqual({
       needsApproval: true,
       idempotent: true,
       approvalRules: { approvers: ['carol'], quorum: 2 },
       approvalTimeout: '1h',
       onExpire: 'fail',
-      because: 'the operator\'s rule for server fs',
+      because: "the operator's rule for server fs",
     });
     expect(
       resolveMcpToolRules({ policy, server: 'fs', tool: 'write_file', annotations: { destructiveHint: true } }),

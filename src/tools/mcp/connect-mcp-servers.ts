@@ -59,7 +59,9 @@ export async function connectMcpServers(
       const tool = toTollgateTool(connection, mcpTool, policy, log);
       if (!tool) continue;
       if (made.has(tool.name)) {
-        log(`MCP server "${connection.name}": two tools are named ${tool.name} once made safe; the second is left out.`);
+        log(
+          `MCP server "${connection.name}": two tools are named ${tool.name} once made safe; the second is left out.`,
+        );
         continue;
       }
       made.set(tool.name, tool);

@@ -33,7 +33,8 @@ export function jsonSchemaInput(schema: unknown): JsonSchemaInput {
       return;
     }
     if (checked.success) return;
-    for (const issue of checked.error.issues) context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    for (const issue of checked.error.issues)
+      context.addIssue({ code: 'custom', message: issue.message, path: issue.path });
   });
   return { inputSchema, parameters };
 }

@@ -29,7 +29,10 @@ type ContentPart = { type: string; [field: string]: unknown };
 export function mcpResultOutput(result: McpCallToolResult): ToolResultOutput {
   const blocks = Array.isArray(result.content) ? result.content : [];
   if (result.isError === true) {
-    const text = blocks.map(blockText).filter((line) => line !== '').join('\n');
+    const text = blocks
+      .map(blockText)
+      .filter((line) => line !== '')
+      .join('\n');
     return { type: 'error-text', value: text || 'The MCP tool reported an error and gave no message.' };
   }
   const structured = isRecord(result.structuredContent) ? result.structuredContent : undefined;

@@ -72,7 +72,11 @@ function toolResults(messages: ModelMessage[]): ToolResultPart[] {
 /** Runs one scripted call of `name` to the end (approving it if asked) and gives its tool result. */
 async function callOnce(name: string, input: Record<string, unknown>, approve = false): Promise<ToolResultPart> {
   const marker = uniqueMarker();
-  environment.model.scriptFor(marker, { toolCalls: [{ id: `${marker}-1`, name, arguments: input }] }, { text: 'Done.' });
+  environment.model.scriptFor(
+    marker,
+    { toolCalls: [{ id: `${marker}-1`, name, arguments: input }] },
+    { text: 'Done.' },
+  );
   const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} go` }] });
   if (approve) {
     const [pending] = await waitForPending(handle, 1);

@@ -52,8 +52,8 @@ describe('tools of the MCP filesystem server', () => {
     const [first, second] = environment.model.requestsFor(marker);
     expect(first?.toolNames).toEqual(expect.arrayContaining(['fs__read_text_file', 'fs__write_file']));
     expect(first?.toolNames.some((name) => name.startsWith('broken__'))).toBe(false);
-    const write = first?.tools.find((tool) => tool.function.name === 'fs__write_file');
-    expect(write?.function.parameters).toMatchObject({
+    const write = first?.tools.find((tool) => tool.function?.name === 'fs__write_file');
+    expect(write?.function?.parameters).toMatchObject({
       type: 'object',
       properties: { path: { type: 'string' }, content: { type: 'string' } },
       required: ['path', 'content'],
@@ -137,7 +137,7 @@ describe('tools of the MCP filesystem server', () => {
     });
   });
 
-  it('runs a write approved after the worker restarted while it waited, through the new worker\'s connection', async () => {
+  it("runs a write approved after the worker restarted while it waited, through the new worker's connection", async () => {
     const marker = uniqueMarker();
     const path = join(root, 'after-restart.txt');
     environment.model.scriptFor(

@@ -2,7 +2,14 @@ import { mcpResultOutput } from '../../../src/tools/mcp';
 
 describe('mcpResultOutput', () => {
   it('gives text as text and an isError result as an error the model reads', () => {
-    expect(mcpResultOutput({ content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] })).toEqual({
+    expect(
+      mcpResultOutput({
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      }),
+    ).toEqual({
       type: 'text',
       value: 'a\nb',
     });

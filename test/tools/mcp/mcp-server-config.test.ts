@@ -8,7 +8,11 @@ describe('mcpServersFromEnvironment', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'mcp-config-')), 'servers.json');
     writeFileSync(
       file,
-      JSON.stringify({ mcpServers: { docs: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${DOCS_TOKEN}' } } } }),
+      JSON.stringify({
+        mcpServers: {
+          docs: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${DOCS_TOKEN}' } },
+        },
+      }),
     );
     const servers = mcpServersFromEnvironment({
       TOLLGATE_MCP_SERVERS: JSON.stringify({ fs: { command: 'npx', args: ['server-filesystem', '/srv'] } }),
@@ -23,9 +27,7 @@ describe('mcpServersFromEnvironment', () => {
   });
 
   it('stops with the reason on a bad list: a name with "_", unknown fields, a missing variable, a repeat', () => {
-    expect(() => mcpServersFromEnvironment({ TOLLGATE_MCP_SERVERS: '{"my_fs":{"command":"x"}}' })).toThrow(
-      /my_fs/,
-    );
+    expect(() => mcpServersFromEnvironment({ TOLLGATE_MCP_SERVERS: '{"my_fs":{"command":"x"}}' })).toThrow(/my_fs/);
     expect(() => mcpServersFromEnvironment({ TOLLGATE_MCP_SERVERS: '{"fs":{"command":"x","shell":true}}' })).toThrow(
       /does not list MCP servers/,
     );
