@@ -96,7 +96,6 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
       : isMcpToolSource(options.mcpServers)
         ? options.mcpServers
         : await connectMcpServers(options.mcpServers, { policy });
-  if (ownsMcp) for (const line of mcp?.describe() ?? []) console.log(line);
   let worker: Worker;
   try {
     worker = await createWorker(options, policy, approvalSecret, bundling, [...options.tools, ...(mcp?.tools ?? [])]);
@@ -189,7 +188,6 @@ async function main(): Promise<void> {
     console.log(`Tollgate worker on task queue "${temporal.taskQueue}" (${temporal.connectionOptions.address}).`);
     console.log(`Content store: ${store.description} (every worker and gateway must name the same one).`);
     console.log(`Tools: ${describeToolSandbox(tools)}.`);
-    for (const line of mcp.describe()) console.log(line);
     await worker.run();
   } finally {
     await mcp.close();

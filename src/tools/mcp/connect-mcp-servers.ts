@@ -14,7 +14,7 @@ const maximumDescriptionCharacters = 4_000;
 export interface McpToolSource {
   /** Every tool of every server that answered at start-up, namespaced `server__tool`. */
   readonly tools: readonly Tool[];
-  /** One line per server: how many tools and which ask, or why it is unavailable. */
+  /** One line per server, as logged at start-up: how many tools and which ask, or why it is unavailable. */
   describe(): string[];
   /** Closes every connection (stdio servers' processes end). */
   close(): Promise<void>;
@@ -35,7 +35,7 @@ export async function connectMcpServers(
   options: { policy?: OperatorPolicy; log?: (line: string) => void } = {},
 ): Promise<McpToolSource> {
   const policy = options.policy ?? {};
-  const log = options.log ?? ((line: string) => console.error(line));
+  const log = options.log ?? ((line: string) => console.log(line));
   const connections = Object.entries(servers).map(([name, config]) => new McpServerConnection(name, config, log));
   const lines: string[] = [];
   const listed = await Promise.all(
@@ -43,9 +43,7 @@ export async function connectMcpServers(
       try {
         return { connection, tools: await connection.listTools() };
       } catch (error) {
-        const line = `${(error as Error).message} Its tools are not offered until the worker restarts.`;
-        log(line);
-        lines.push(line);
+        lines.push(`${(error as Error).message}: its tools are not offered until the worker restarts.`);
         await connection.close();
         return { connection, tools: [] as McpTool[] };
       }
@@ -72,6 +70,7 @@ export async function connectMcpServers(
       `MCP server "${connection.name}": ${made.size} tools; ${asking.length > 0 ? `asking: ${asking.join(', ')}` : 'none asks'}.`,
     );
   }
+  for (const line of lines) log(line);
   return {
     tools,
     describe: () => [...lines],
@@ -135,7 +134,9 @@ function toTollgateTool(
 /** An MCP failure as a sentence the model can act on; a call that timed out may have taken effect. */
 function describeCallError(connection: McpServerConnection, tool: string, error: unknown): string {
   const { name, code, message } = (error ?? {}) as { name?: string; code?: unknown; message?: string };
-  if (name === 'McpServerUnavailable') return message ?? `MCP server "${connection.name}" is unavailable.`;
+  if (name === 'McpServerUnavailable') {
+    return `${message ?? `MCP server "${connection.name}" is unavailable`}: the ${tool} call was not made. Try again later.`;
+  }
   if (code === -32001) {
     return (
       `MCP server "${connection.name}" did not answer the ${tool} call within ${connection.callTimeoutMs} ms. ` +

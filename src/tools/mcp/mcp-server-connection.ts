@@ -112,9 +112,7 @@ export class McpServerConnection {
       ]);
     } catch (error) {
       await client.close().catch(() => undefined);
-      throw new McpServerUnavailable(
-        `MCP server "${this.name}" is unavailable (${(error as Error).message}); its tools cannot run now.`,
-      );
+      throw new McpServerUnavailable(`MCP server "${this.name}" is unavailable (${(error as Error).message})`);
     } finally {
       clearTimeout(timer);
     }

@@ -19,8 +19,8 @@ beforeAll(async () => {
   environment = await createMcpTestWorker({
     mcpServers: {
       fs: filesystemServer,
-      // A server that exits at once: its tools are missing, the worker still starts.
-      broken: { command: process.execPath, args: ['-e', 'process.exit(3)'], connectTimeout: '5s' },
+      // A server that never answers: the worker starts after its connect timeout, without its tools.
+      broken: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], connectTimeout: '2s' },
     },
   });
 });

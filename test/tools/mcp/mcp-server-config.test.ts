@@ -35,5 +35,10 @@ describe('mcpServersFromEnvironment', () => {
       mcpServersFromEnvironment({ TOLLGATE_MCP_SERVERS: '{"fs":{"command":"x","env":{"T":"${MISSING}"}}}' }),
     ).toThrow(/MISSING/);
     expect(() => mcpServersFromEnvironment({ TOLLGATE_MCP_SERVERS: 'not json' })).toThrow(/not JSON/);
+    const file = join(mkdtempSync(join(tmpdir(), 'mcp-config-')), 'servers.json');
+    writeFileSync(file, '{"fs":{"command":"y"}}');
+    expect(() =>
+      mcpServersFromEnvironment({ TOLLGATE_MCP_SERVERS: '{"fs":{"command":"x"}}', TOLLGATE_MCP_SERVERS_FILE: file }),
+    ).toThrow(/"fs" is listed twice/);
   });
 });
