@@ -13,7 +13,7 @@ import { contentStoreFromEnvironment, namedContentStoreFromEnvironment, type Con
 import { createWorkspaceTools, describeToolSandbox, refuseUnsandboxedToolsWithSecrets } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
 import { notifiersFromEnvironment } from './notifications/notifiers-from-environment';
-import type { Tool } from './tools';
+import { ToolRegistry, type Tool } from './tools';
 import { connectMcpServers, mcpServersFromEnvironment, type McpServerConfigs, type McpToolSource } from './tools/mcp';
 
 /**
@@ -96,9 +96,12 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
       : isMcpToolSource(options.mcpServers)
         ? options.mcpServers
         : await connectMcpServers(options.mcpServers, { policy });
+  const registry = new ToolRegistry([...options.tools, ...(mcp?.tools ?? [])]);
+  // Servers that answer after start-up bring their tools to this worker too.
+  mcp?.attach(registry);
   let worker: Worker;
   try {
-    worker = await createWorker(options, policy, approvalSecret, bundling, [...options.tools, ...(mcp?.tools ?? [])]);
+    worker = await createWorker(options, policy, approvalSecret, bundling, registry);
   } catch (error) {
     if (ownsMcp) await mcp?.close();
     throw error;
@@ -126,7 +129,7 @@ async function createWorker(
   policy: OperatorPolicy,
   approvalSecret: string | undefined,
   bundling: ReturnType<typeof tollgateWorkflowBundleOptions>,
-  tools: readonly Tool[],
+  tools: ToolRegistry,
 ): Promise<Worker> {
   return Worker.create({
     connection: options.connection,

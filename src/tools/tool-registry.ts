@@ -33,6 +33,15 @@ export class ToolRegistry {
     }
   }
 
+  /** Adds tools that became known after start-up (an MCP server that answered late); names stay unique. */
+  add(tools: readonly Tool[]): void {
+    const taken = tools.filter(
+      (tool, index) => this.tools.has(tool.name) || tools.findIndex((other) => other.name === tool.name) !== index,
+    );
+    if (taken.length > 0) throw new TypeError(`Two tools are named "${taken[0]?.name}"; tool names must be unique.`);
+    for (const tool of tools) this.tools.set(tool.name, tool);
+  }
+
   /** The tool called `name`, or undefined. */
   get(name: string): Tool | undefined {
     return this.tools.get(name);

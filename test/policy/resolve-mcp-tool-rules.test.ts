@@ -1,4 +1,4 @@
-import { resolveMcpToolRules } from '../../src/policy';
+import { resolveApprovalRules, resolveMcpToolRules } from '../../src/policy';
 
 describe('resolveMcpToolRules', () => {
   it('never asks for a read-only tool and asks for a destructive one or one without annotations', () => {
@@ -50,5 +50,19 @@ describe('resolveMcpToolRules', () => {
     expect(resolveMcpToolRules({ policy, server: 'other', tool: 'read', annotations: { readOnlyHint: true } })).toEqual(
       { needsApproval: false, idempotent: true, because: 'readOnlyHint' },
     );
+  });
+});
+
+describe('resolveApprovalRules for a tool with its own approvalTimeout', () => {
+  it("lets the policy's rules for the tool name set a different timeout, as they set everything else", () => {
+    const toolRules = { approvalTimeoutMs: 3_600_000 };
+    expect(resolveApprovalRules({ policy: {}, toolName: 'fs__write_file', toolRules }).timeoutMs).toBe(3_600_000);
+    expect(
+      resolveApprovalRules({
+        policy: { tools: { fs__write_file: { approvalTimeout: '5m' } } },
+        toolName: 'fs__write_file',
+        toolRules,
+      }).timeoutMs,
+    ).toBe(300_000);
   });
 });

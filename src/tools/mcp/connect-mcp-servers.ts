@@ -12,19 +12,24 @@ const maximumDescriptionCharacters = 4_000;
 
 /** The tools of the worker's MCP servers, ready for the registry, and the connections behind them. */
 export interface McpToolSource {
-  /** Every tool of every server that answered at start-up, namespaced `server__tool`. */
+  /** Every tool of every server that has answered so far, namespaced `server__tool`. */
   readonly tools: readonly Tool[];
-  /** One line per server, as logged at start-up: how many tools and which ask, or why it is unavailable. */
+  /** One line per server, as logged: how many tools and which ask, or why it is unavailable. */
   describe(): string[];
-  /** Closes every connection (stdio servers' processes end). */
+  /** Gives `registry` the tools of servers that answer later (one down at start-up is tried again). */
+  attach(registry: { add(tools: readonly Tool[]): void }): void;
+  /** Closes every connection (stdio servers' processes end) and stops trying servers that are down. */
   close(): Promise<void>;
 }
+
+const defaultRetryIntervalMs = 30_000;
 
 /**
  * Connects to the operator's MCP servers (all at once, each within its connect timeout), lists their tools and
  * makes each one a Tollgate tool: named `server__tool`, checked against the server's input schema before a call is
  * planned, approved as the operator's `mcpServers` rules or, failing them, its annotations say, and run through the
- * MCP client when approved. A server that does not answer is logged and left out; it never stops the worker.
+ * MCP client when approved. A server that does not answer is logged and tried again every `retryInterval`; it
+ * never stops the worker, and its tools join the registries the source is attached to once it answers.
  *
  * @example
  * const mcp = await connectMcpServers({ fs: { command: 'npx', args: ['@modelcontextprotocol/server-filesystem', '/srv'] } });
@@ -36,48 +41,107 @@ export async function connectMcpServers(
 ): Promise<McpToolSource> {
   const policy = options.policy ?? {};
   const log = options.log ?? ((line: string) => console.log(line));
-  const connections = Object.entries(servers).map(([name, config]) => new McpServerConnection(name, config, log));
-  const lines: string[] = [];
-  const listed = await Promise.all(
-    connections.map(async (connection) => {
-      try {
-        return { connection, tools: await connection.listTools() };
-      } catch (error) {
-        lines.push(`${(error as Error).message}: its tools are not offered until the worker restarts.`);
-        await connection.close();
-        return { connection, tools: [] as McpTool[] };
-      }
-    }),
-  );
-  const tools: Tool[] = [];
-  for (const { connection, tools: serverTools } of listed) {
-    if (serverTools.length === 0) continue;
-    const made = new Map<string, Tool>();
-    for (const mcpTool of serverTools) {
-      const tool = toTollgateTool(connection, mcpTool, policy, log);
-      if (!tool) continue;
-      if (made.has(tool.name)) {
-        log(
-          `MCP server "${connection.name}": two tools are named ${tool.name} once made safe; the second is left out.`,
-        );
-        continue;
-      }
-      made.set(tool.name, tool);
-    }
-    tools.push(...made.values());
-    const asking = [...made.values()].filter((tool) => tool.needsApproval === true).map((tool) => tool.name);
-    lines.push(
-      `MCP server "${connection.name}": ${made.size} tools; ${asking.length > 0 ? `asking: ${asking.join(', ')}` : 'none asks'}.`,
-    );
+  for (const name of Object.keys(policy.mcpServers ?? {})) {
+    if (!(name in servers))
+      log(`The policy has rules for MCP server "${name}", which is not configured; they apply to nothing.`);
   }
-  for (const line of lines) log(line);
+  const connections = Object.entries(servers).map(([name, config]) => new McpServerConnection(name, config, log));
+  const tools: Tool[] = [];
+  const lines = new Map<string, string>();
+  const registries: Array<{ add(tools: readonly Tool[]): void }> = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let closed = false;
+
+  /** Lists a server's tools and adds them; false when it does not answer. */
+  async function load(connection: McpServerConnection, late: boolean): Promise<boolean> {
+    let listed: McpTool[];
+    try {
+      listed = await connection.listTools();
+    } catch (error) {
+      await connection.reset();
+      if (!late) {
+        lines.set(connection.name, `${(error as Error).message}: its tools are offered once it answers.`);
+      }
+      return false;
+    }
+    if (closed) return true;
+    const made = serverTools(connection, listed, policy, log);
+    tools.push(...made);
+    for (const registry of registries) {
+      try {
+        registry.add(made);
+      } catch (error) {
+        log(`MCP server "${connection.name}": ${(error as Error).message}`);
+      }
+    }
+    const asking = made.filter((tool) => tool.needsApproval === true).map((tool) => tool.name);
+    lines.set(
+      connection.name,
+      `MCP server "${connection.name}"${late ? ' answered' : ''}: ${made.length} tools; ` +
+        `${asking.length > 0 ? `asking: ${asking.join(', ')}` : 'none asks'}.`,
+    );
+    if (late) log(lines.get(connection.name) as string);
+    return true;
+  }
+
+  function retryLater(connection: McpServerConnection): void {
+    if (closed) return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      void load(connection, true).then((loaded) => {
+        if (!loaded) retryLater(connection);
+      });
+    }, connection.retryIntervalMs ?? defaultRetryIntervalMs);
+    // Trying a server again never keeps the process alive on its own.
+    timer.unref();
+    timers.add(timer);
+  }
+
+  const loaded = await Promise.all(connections.map((connection) => load(connection, false)));
+  connections.forEach((connection, index) => {
+    if (!loaded[index]) retryLater(connection);
+  });
+  for (const connection of connections) log(lines.get(connection.name) as string);
   return {
-    tools,
-    describe: () => [...lines],
+    get tools() {
+      return [...tools];
+    },
+    describe: () => connections.flatMap((connection) => lines.get(connection.name) ?? []),
+    attach(registry) {
+      registries.push(registry);
+    },
     async close() {
+      closed = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
       await Promise.all(connections.map((connection) => connection.close()));
     },
   };
+}
+
+/** A server's tools as Tollgate tools, each name once; the policy's rules for tools the server lacks are logged. */
+function serverTools(
+  connection: McpServerConnection,
+  listed: readonly McpTool[],
+  policy: OperatorPolicy,
+  log: (line: string) => void,
+): Tool[] {
+  const made = new Map<string, Tool>();
+  for (const mcpTool of listed) {
+    const tool = toTollgateTool(connection, mcpTool, policy, log);
+    if (!tool) continue;
+    if (made.has(tool.name)) {
+      log(`MCP server "${connection.name}": two tools are named ${tool.name} once made safe; the second is left out.`);
+      continue;
+    }
+    made.set(tool.name, tool);
+  }
+  const names = new Set(listed.map((tool) => tool.name));
+  for (const name of Object.keys(policy.mcpServers?.[connection.name]?.tools ?? {})) {
+    if (!names.has(name))
+      log(`The policy has rules for ${connection.name}.${name}, a tool MCP server "${connection.name}" does not list.`);
+  }
+  return [...made.values()];
 }
 
 function toTollgateTool(

@@ -8,6 +8,8 @@ const timeouts = {
   connectTimeout: durationSchema.optional(),
   /** How long one tool call may take (default 60s); a call cut off is an error the model reads, not repeated. */
   callTimeout: durationSchema.optional(),
+  /** How often a server that did not answer at start-up is tried again until it does (default 30s). */
+  retryInterval: durationSchema.optional(),
 };
 
 /** An MCP server the worker starts as a child process and talks to over stdio. */

@@ -28,6 +28,8 @@ export class McpServerConnection {
   readonly connectTimeoutMs: number;
   /** Milliseconds one tool call may take. */
   readonly callTimeoutMs: number;
+  /** Milliseconds between tries of a server that did not answer at start-up, when configured. */
+  readonly retryIntervalMs?: number;
 
   constructor(
     /** The server's name in the worker's configuration. */
@@ -39,6 +41,7 @@ export class McpServerConnection {
       config.connectTimeout === undefined ? defaultConnectTimeoutMs : durationToMilliseconds(config.connectTimeout);
     this.callTimeoutMs =
       config.callTimeout === undefined ? defaultCallTimeoutMs : durationToMilliseconds(config.callTimeout);
+    if (config.retryInterval !== undefined) this.retryIntervalMs = durationToMilliseconds(config.retryInterval);
   }
 
   /** The server's tools, every page of them. */
@@ -78,6 +81,13 @@ export class McpServerConnection {
       }
       throw error;
     }
+  }
+
+  /** Drops the connection, if any; the next call connects again. */
+  async reset(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    await client?.close().catch(() => undefined);
   }
 
   /** Closes the connection (a stdio server's process ends with it). */

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { ModelMessage, ToolResultPart } from '../../../src/protocol';
-import { uniqueMarker, waitForPending } from '../../support/test-environment';
+import { uniqueMarker, waitFor, waitForPending } from '../../support/test-environment';
 import { createMcpTestWorker, type McpTestWorker } from './mcp-test-worker';
 
 // @modelcontextprotocol/server-everything (the MCP project's own test server) over Streamable HTTP.
@@ -22,13 +22,13 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** Starts the everything server on `port` and resolves once it listens. */
-async function startEverythingServer(): Promise<void> {
+/** Starts the everything server (on `port` unless told) and resolves once it listens. */
+async function startEverythingServer(on = port): Promise<ChildProcess> {
   const child = spawn(process.execPath, [serverScript, 'streamableHttp'], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(port) },
+    env: { PATH: process.env.PATH ?? '', PORT: String(on) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
-  server = child;
+  if (on === port) server = child;
   await new Promise<void>((resolve, reject) => {
     let seen = '';
     child.stderr?.on('data', (chunk: Buffer) => {
@@ -37,11 +37,11 @@ async function startEverythingServer(): Promise<void> {
     });
     child.once('exit', (code) => reject(new Error(`the everything server exited (${code}): ${seen}`)));
   });
+  return child;
 }
 
-async function stopEverythingServer(): Promise<void> {
-  const child = server;
-  server = undefined;
+async function stopEverythingServer(child = server): Promise<void> {
+  if (child === server) server = undefined;
   if (!child || child.exitCode !== null) return;
   await new Promise((resolve) => {
     child.once('exit', resolve);
@@ -145,5 +145,30 @@ describe('tools of the MCP everything server over Streamable HTTP', () => {
     await startEverythingServer();
     const back = await callOnce('every__echo', { message: 'hello again' });
     expect(back.output).toEqual({ type: 'text', value: 'Echo: hello again' });
+  });
+
+  it('offers the tools of a server that was down when the worker started, once it answers', async () => {
+    const latePort = await freePort();
+    const late = await createMcpTestWorker({
+      mcpServers: { late: { url: `http://127.0.0.1:${latePort}/mcp`, connectTimeout: '1s', retryInterval: '300ms' } },
+    });
+    let lateServer: ChildProcess | undefined;
+    try {
+      lateServer = await startEverythingServer(latePort);
+      const marker = uniqueMarker();
+      // Asked again until the worker offers the late server's tools (it tries the server every 300 ms).
+      const result = await waitFor(
+        async () => {
+          late.model.scriptFor(marker, { text: 'Looking.' });
+          await (await late.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} tools?` }] })).result();
+          return late.model.requestsFor(marker).at(-1)?.toolNames ?? [];
+        },
+        (names) => names.includes('late__echo'),
+      );
+      expect(result).toEqual(expect.arrayContaining(['late__echo', 'late__get-sum']));
+    } finally {
+      await late.close();
+      await stopEverythingServer(lateServer);
+    }
   });
 });
