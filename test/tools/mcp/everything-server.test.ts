@@ -1,64 +1,23 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import type { ModelMessage, ToolResultPart } from '../../../src/protocol';
 import { uniqueMarker, waitFor, waitForPending } from '../../support/test-environment';
+import { freePort, startEverythingServer, stopEverythingServer } from './everything-server-process';
 import { createMcpTestWorker, type McpTestWorker } from './mcp-test-worker';
-
-// @modelcontextprotocol/server-everything (the MCP project's own test server) over Streamable HTTP.
-const serverScript = require.resolve('@modelcontextprotocol/server-everything/dist/index.js');
 
 let port: number;
 let server: ChildProcess | undefined;
 let environment: McpTestWorker;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port: found } = probe.address() as { port: number };
-      probe.close(() => resolve(found));
-    });
-  });
-}
-
-/** Starts the everything server (on `port` unless told) and resolves once it listens. */
-async function startEverythingServer(on = port): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [serverScript, 'streamableHttp'], {
-    env: { PATH: process.env.PATH ?? '', PORT: String(on) },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  if (on === port) server = child;
-  await new Promise<void>((resolve, reject) => {
-    let seen = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      if (seen.includes('listening on port')) resolve();
-    });
-    child.once('exit', (code) => reject(new Error(`the everything server exited (${code}): ${seen}`)));
-  });
-  return child;
-}
-
-async function stopEverythingServer(child = server): Promise<void> {
-  if (child === server) server = undefined;
-  if (!child || child.exitCode !== null) return;
-  await new Promise((resolve) => {
-    child.once('exit', resolve);
-    child.kill();
-  });
-}
-
 beforeAll(async () => {
   port = await freePort();
-  await startEverythingServer();
+  server = await startEverythingServer(port);
   environment = await createMcpTestWorker({
     mcpServers: { every: { url: `http://127.0.0.1:${port}/mcp`, callTimeout: '1s', connectTimeout: '3s' } },
   });
 });
 afterAll(async () => {
   await environment?.close();
-  await stopEverythingServer();
+  await stopEverythingServer(server);
 });
 
 function toolResults(messages: ModelMessage[]): ToolResultPart[] {
@@ -135,14 +94,14 @@ describe('tools of the MCP everything server over Streamable HTTP', () => {
   });
 
   it('reports a server that went down as unavailable, and reconnects once it is back', async () => {
-    await stopEverythingServer();
+    await stopEverythingServer(server);
     const down = await callOnce('every__echo', { message: 'anyone there?' });
     expect(down.output).toMatchObject({
       type: 'error-text',
       value: expect.stringMatching(/^MCP server "every" could not be reached for the echo call/),
     });
 
-    await startEverythingServer();
+    server = await startEverythingServer(port);
     const back = await callOnce('every__echo', { message: 'hello again' });
     expect(back.output).toEqual({ type: 'text', value: 'Echo: hello again' });
   });

@@ -1,6 +1,7 @@
-// A Tollgate worker with MCP servers from TOLLGATE_MCP_SERVERS, in a process of its own, so a test can kill it with
+// A Tollgate worker with MCP servers from TOLLGATE_MCP_SERVERS (and a policy from TOLLGATE_POLICY_FILE), in a process of its own, so a test can kill it with
 // SIGKILL as a crash would (its stdio MCP servers lose their parent with it).
 import { NativeConnection } from '@temporalio/worker';
+import { operatorPolicyFromEnvironment } from '../../../src/policy';
 import { mcpServersFromEnvironment } from '../../../src/tools/mcp';
 import { createTollgateWorker } from '../../../src/worker';
 
@@ -18,7 +19,7 @@ async function main(): Promise<void> {
       taskQueue: required('TOLLGATE_TEST_TASK_QUEUE'),
       tools: [],
       mcpServers: mcpServersFromEnvironment(),
-      policy: {},
+      policy: operatorPolicyFromEnvironment(),
       model: { baseURL: required('TOLLGATE_TEST_MODEL_URL'), apiKey: 'test', model: 'tollgate-scripted' },
       workflowBundle: { codePath: required('TOLLGATE_TEST_WORKFLOW_BUNDLE') },
       // A killed worker's sticky queue is abandoned; fall back to the shared queue quickly.
