@@ -1,9 +1,10 @@
 import type { Tool as McpTool } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { resolveMcpToolRules, type OperatorPolicy } from '../../policy';
 import { defineTool, type Tool } from '../define-tool';
 import { jsonSchemaInput } from './json-schema-input';
 import { mcpResultOutput } from './mcp-result-output';
-import type { McpServerConfigs } from './mcp-server-config';
+import { mcpServerConfigsSchema, type McpServerConfigs } from './mcp-server-config';
 import { McpServerConnection } from './mcp-server-connection';
 import { mcpToolName } from './mcp-tool-name';
 
@@ -39,13 +40,15 @@ export async function connectMcpServers(
   servers: McpServerConfigs,
   options: { policy?: OperatorPolicy; log?: (line: string) => void } = {},
 ): Promise<McpToolSource> {
+  const checked = mcpServerConfigsSchema.safeParse(servers);
+  if (!checked.success) throw new TypeError(`The MCP servers are not valid:\n${z.prettifyError(checked.error)}`);
   const policy = options.policy ?? {};
   const log = options.log ?? ((line: string) => console.log(line));
   for (const name of Object.keys(policy.mcpServers ?? {})) {
     if (!(name in servers))
       log(`The policy has rules for MCP server "${name}", which is not configured; they apply to nothing.`);
   }
-  const connections = Object.entries(servers).map(([name, config]) => new McpServerConnection(name, config, log));
+  const connections = Object.entries(checked.data).map(([name, config]) => new McpServerConnection(name, config, log));
   const tools: Tool[] = [];
   const lines = new Map<string, string>();
   const registries: Array<{ add(tools: readonly Tool[]): void }> = [];

@@ -17,7 +17,9 @@ export interface JsonSchemaInput {
  */
 export function jsonSchemaInput(schema: unknown): JsonSchemaInput {
   const { $schema: _ignored, ...parameters } = (isRecord(schema) ? schema : {}) as Record<string, unknown>;
+  // Model APIs want an object schema with properties, even an empty one.
   if (parameters.type === undefined) parameters.type = 'object';
+  if (parameters.type === 'object' && parameters.properties === undefined) parameters.properties = {};
   let checker: z.ZodType;
   try {
     checker = z.fromJSONSchema(parameters as Parameters<typeof z.fromJSONSchema>[0]);

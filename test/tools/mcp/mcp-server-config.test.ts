@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { mcpServersFromEnvironment } from '../../../src/tools/mcp';
+import { connectMcpServers, mcpServersFromEnvironment } from '../../../src/tools/mcp';
 
 describe('mcpServersFromEnvironment', () => {
   it('reads stdio and HTTP servers from TOLLGATE_MCP_SERVERS and a file, with ${NAME} from the environment', () => {
@@ -40,5 +40,11 @@ describe('mcpServersFromEnvironment', () => {
     expect(() =>
       mcpServersFromEnvironment({ TOLLGATE_MCP_SERVERS: '{"fs":{"command":"x"}}', TOLLGATE_MCP_SERVERS_FILE: file }),
     ).toThrow(/"fs" is listed twice/);
+  });
+});
+
+describe('connectMcpServers', () => {
+  it('refuses servers given in code that the configuration schema would refuse', async () => {
+    await expect(connectMcpServers({ my_fs: { command: 'x' } })).rejects.toThrow(/MCP servers are not valid/);
   });
 });
