@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -155,5 +156,27 @@ describe('tools of the MCP filesystem server', () => {
 
     expect(result.status).toBe('completed');
     expect(readFileSync(path, 'utf8')).toBe('survived\n');
+  });
+
+  it('starts the stdio server again for the next call when its process died', async () => {
+    // The server's process is the only one whose command line names this test's folder.
+    const pids = execFileSync('pgrep', ['-f', `server-filesystem/dist/index.js ${root}`], { encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .map(Number);
+    expect(pids).toHaveLength(1);
+    process.kill(pids[0]!, 'SIGKILL');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    const marker = uniqueMarker();
+    environment.model.scriptFor(
+      marker,
+      { toolCalls: [{ id: `${marker}-1`, name: 'fs__read_text_file', arguments: { path: join(root, 'notes.txt') } }] },
+      { text: 'Read again.' },
+    );
+    const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} read` }] });
+    const result = await handle.result();
+
+    expect(toolResults(result.messages)[0]?.output).toEqual({ type: 'json', value: { content: 'MCP notes\n' } });
   });
 });
