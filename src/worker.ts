@@ -96,11 +96,11 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
       : isMcpToolSource(options.mcpServers)
         ? options.mcpServers
         : await connectMcpServers(options.mcpServers, { policy });
-  const registry = new ToolRegistry([...options.tools, ...(mcp?.tools ?? [])]);
-  // Servers that answer after start-up bring their tools to this worker too.
-  mcp?.attach(registry);
   let worker: Worker;
   try {
+    const registry = new ToolRegistry([...options.tools, ...(mcp?.tools ?? [])]);
+    // Servers that answer after start-up bring their tools to this worker too.
+    mcp?.attach(registry);
     worker = await createWorker(options, policy, approvalSecret, bundling, registry);
   } catch (error) {
     if (ownsMcp) await mcp?.close();
