@@ -13,7 +13,8 @@ import { contentStoreFromEnvironment, namedContentStoreFromEnvironment, type Con
 import { createWorkspaceTools, describeToolSandbox, refuseUnsandboxedToolsWithSecrets } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
 import { notifiersFromEnvironment } from './notifications/notifiers-from-environment';
-import type { Tool } from './tools';
+import { ToolRegistry, type Tool } from './tools';
+import { connectMcpServers, mcpServersFromEnvironment, type McpServerConfigs, type McpToolSource } from './tools/mcp';
 
 /**
  * How Tollgate's workflows are bundled; use these when you prebuild a bundle for `workflowBundle`.
@@ -36,6 +37,12 @@ export interface TollgateWorkerOptions {
   namespace?: string;
   taskQueue: string;
   tools: readonly Tool[];
+  /**
+   * MCP servers whose tools are offered beside `tools`, named `server__tool` (docs/mcp-tools.md): their configurations
+   * (the worker connects at creation and closes them when `run()` ends), or a source from `connectMcpServers`, which
+   * its caller closes.
+   */
+  mcpServers?: McpServerConfigs | McpToolSource;
   model: ModelSettingsFromEnvironment;
   /** Decides approvals before anyone is asked, e.g. "reads under /tmp are fine"; `ask` leaves it to a person. */
   onToolApproval?: ToolApprovalPolicy;
@@ -75,21 +82,64 @@ export interface TollgateWorkerOptions {
  */
 export async function createTollgateWorker(options: TollgateWorkerOptions): Promise<Worker> {
   const approvalSecret = options.approvalSecret ?? process.env.TOLLGATE_APPROVAL_SECRET;
+  const policy = options.policy ?? operatorPolicyFromEnvironment();
   refuseUnsandboxedToolsWithSecrets(options.tools, [
     ...(approvalSecret ? ['the approval secret'] : []),
     // 'tollgate-scripted' is the placeholder modelSettingsFromEnvironment uses when no key is set.
     ...(options.model.apiKey && options.model.apiKey !== 'tollgate-scripted' ? ['the model API key'] : []),
   ]);
   const bundling = tollgateWorkflowBundleOptions();
+  const ownsMcp = options.mcpServers !== undefined && !isMcpToolSource(options.mcpServers);
+  const mcp =
+    options.mcpServers === undefined
+      ? undefined
+      : isMcpToolSource(options.mcpServers)
+        ? options.mcpServers
+        : await connectMcpServers(options.mcpServers, { policy });
+  let worker: Worker;
+  try {
+    const registry = new ToolRegistry([...options.tools, ...(mcp?.tools ?? [])]);
+    // Servers that answer after start-up bring their tools to this worker too.
+    mcp?.attach(registry);
+    worker = await createWorker(options, policy, approvalSecret, bundling, registry);
+  } catch (error) {
+    if (ownsMcp) await mcp?.close();
+    throw error;
+  }
+  if (ownsMcp && mcp) {
+    // The worker owns the connections it opened: they close when it stops.
+    const run = worker.run.bind(worker);
+    worker.run = async () => {
+      try {
+        return await run();
+      } finally {
+        await mcp.close();
+      }
+    };
+  }
+  return worker;
+}
+
+function isMcpToolSource(value: McpServerConfigs | McpToolSource): value is McpToolSource {
+  return Array.isArray((value as McpToolSource).tools) && typeof (value as McpToolSource).close === 'function';
+}
+
+async function createWorker(
+  options: TollgateWorkerOptions,
+  policy: OperatorPolicy,
+  approvalSecret: string | undefined,
+  bundling: ReturnType<typeof tollgateWorkflowBundleOptions>,
+  tools: ToolRegistry,
+): Promise<Worker> {
   return Worker.create({
     connection: options.connection,
     namespace: options.namespace ?? 'default',
     taskQueue: options.taskQueue,
     activities: createActivities({
-      tools: options.tools,
+      tools,
       model: options.model,
       store: options.store ?? contentStoreFromEnvironment(),
-      policy: options.policy ?? operatorPolicyFromEnvironment(),
+      policy,
       ...(approvalSecret && { approvalSecret }),
       onToolApproval: options.onToolApproval,
       notifiers: options.notifiers,
@@ -119,13 +169,21 @@ async function main(): Promise<void> {
   // Before connecting: a sandbox that cannot start (or an unsandboxed bash beside secrets) stops the worker here.
   const tools = createWorkspaceTools();
   const store = namedContentStoreFromEnvironment();
-  const connection = await NativeConnection.connect(temporal.connectionOptions);
+  const policy = operatorPolicyFromEnvironment();
+  // Servers that do not answer within their connect timeout are logged and left out; a bad list stops the worker.
+  const mcp = await connectMcpServers(mcpServersFromEnvironment(), { policy });
+  const connection = await NativeConnection.connect(temporal.connectionOptions).catch(async (error: unknown) => {
+    await mcp.close();
+    throw error;
+  });
   try {
     const worker = await createTollgateWorker({
       connection,
       namespace: temporal.namespace,
       taskQueue: temporal.taskQueue,
       tools,
+      mcpServers: mcp,
+      policy,
       model,
       store: store.store,
       notifiers: notifiersFromEnvironment(),
@@ -135,6 +193,7 @@ async function main(): Promise<void> {
     console.log(`Tools: ${describeToolSandbox(tools)}.`);
     await worker.run();
   } finally {
+    await mcp.close();
     await connection.close();
   }
 }

@@ -38,7 +38,8 @@ export function modelSettingsFromEnvironment(
  * const activities = createActivities({ tools: createWorkspaceTools(), model: modelSettingsFromEnvironment() });
  */
 export function createActivities(options: {
-  tools: readonly Tool[];
+  /** The worker's tools, or a registry that may learn more later (MCP servers that answer after start-up). */
+  tools: readonly Tool[] | ToolRegistry;
   model: ModelSettingsFromEnvironment;
   store: ContentStore;
   policy?: OperatorPolicy;
@@ -50,7 +51,9 @@ export function createActivities(options: {
 }): TollgateActivities & TurnActivities {
   // Temporal retries model calls with backoff; the client's own retries would multiply them.
   const client = new OpenAI({ baseURL: options.model.baseURL, apiKey: options.model.apiKey, maxRetries: 0 });
-  const registry = new ToolRegistry(options.tools);
+  const registry = Array.isArray(options.tools)
+    ? new ToolRegistry(options.tools as readonly Tool[])
+    : (options.tools as ToolRegistry);
   const callModel = callModelThrough({ client, defaultModel: options.model.model });
   const { executeTool, validateToolOutput } = createToolActivities(registry);
   return {

@@ -1,6 +1,6 @@
 import { Context } from '@temporalio/activity';
 import { z } from 'zod';
-import { errorText, type ToolResultOutput } from '../protocol';
+import { errorText, toolResultOutputSchema, type ToolResultOutput } from '../protocol';
 import type { ToolRegistry } from '../tools';
 import type { ExecuteTool, ExecuteToolInput, TollgateActivities, ValidateToolOutputInput } from './activity-types';
 
@@ -37,7 +37,11 @@ export function createToolActivities(
           abortSignal: context.cancellationSignal,
           heartbeat: (details) => context.heartbeat(details),
         });
-        return toToolResultOutput(output);
+        if (tool.outputFormat !== 'tool-result') return toToolResultOutput(output);
+        const checked = toolResultOutputSchema.safeParse(output);
+        return checked.success
+          ? checked.data
+          : errorText(`Tool "${toolName}" returned an output the model cannot read.`);
       } catch (error) {
         if (context.cancellationSignal.aborted) throw error;
         return errorText(error instanceof Error ? error.message : String(error));

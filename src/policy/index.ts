@@ -1,8 +1,13 @@
 export {
+  mcpServerRulesSchema,
+  mcpToolRulesSchema,
   operatorPolicyFromEnvironment,
   operatorPolicySchema,
   operatorRulesSchema,
+  type McpServerRules,
+  type McpToolRules,
   type OperatorPolicy,
   type OperatorRules,
 } from './operator-policy';
+export { resolveMcpToolRules, type McpToolAnnotations, type ResolvedMcpToolRules } from './resolve-mcp-tool-rules';
 export { resolveApprovalRules, type CallerRules, type ResolvedApprovalRules } from './resolve-approval-rules';

@@ -23,6 +23,22 @@ export const operatorRulesSchema = z.strictObject({
 });
 export type OperatorRules = z.infer<typeof operatorRulesSchema>;
 
+/** An operator's rules for one MCP tool, or for every tool of an MCP server: they win over the tools' annotations. */
+export const mcpToolRulesSchema = operatorRulesSchema.extend({
+  /** Ask (true) or never ask (false), whatever the tool's annotations say. */
+  needsApproval: z.boolean().optional(),
+  /** Safe to run again after an interrupted attempt; default: the tool's `readOnlyHint`. */
+  idempotent: z.boolean().optional(),
+});
+export type McpToolRules = z.infer<typeof mcpToolRulesSchema>;
+
+/** An operator's rules for one MCP server's tools: for all of them, and per tool by the server's own tool name. */
+export const mcpServerRulesSchema = mcpToolRulesSchema.extend({
+  /** Rules per tool, by the name the server gives it (`write_file`, not `fs__write_file`). */
+  tools: z.record(z.string(), mcpToolRulesSchema).optional(),
+});
+export type McpServerRules = z.infer<typeof mcpServerRulesSchema>;
+
 /**
  * The operator's policy: which tools ask and who decides, whether turns may run autonomously, and
  * whose signatures make a decision count. It belongs to whoever runs the worker; a turn's caller
@@ -33,6 +49,11 @@ export const operatorPolicySchema = z.strictObject({
   defaults: operatorRulesSchema.optional(),
   /** Rules per tool name, laid over the defaults and the tool's own rules; `needsApproval: true` makes a tool ask. */
   tools: z.record(z.string(), operatorRulesSchema.extend({ needsApproval: z.literal(true).optional() })).optional(),
+  /**
+   * Rules for MCP servers' tools, by server name (see docs/mcp-tools.md): laid over `defaults` and the tools'
+   * annotations; `tools` (by the namespaced name, e.g. `fs__write_file`) still applies over them.
+   */
+  mcpServers: z.record(z.string(), mcpServerRulesSchema).optional(),
   /** Whether a turn may run with `autoApprove` (default: no). The gateway also requires the `turns:autonomous` scope. */
   allowAutoApprove: z.boolean().optional(),
   /** Decisions must carry a signature from one of these keys (see the gateway's signing key). */

@@ -33,11 +33,14 @@ export function resolveApprovalRules(options: {
   requester?: string;
 }): ResolvedApprovalRules {
   const { policy, toolName, toolRules, caller, requester } = options;
+  const toolPolicy = policy.tools?.[toolName];
   const operator: OperatorRules & { timeoutMs?: number } = {
     ...policy.defaults,
     ...withoutUndefined(toolRules ?? {}),
-    ...(toolRules?.approvalTimeoutMs !== undefined && { timeoutMs: toolRules.approvalTimeoutMs }),
-    ...policy.tools?.[toolName],
+    // The policy's rules for the tool come last, its approvalTimeout too.
+    ...(toolRules?.approvalTimeoutMs !== undefined &&
+      toolPolicy?.approvalTimeout === undefined && { timeoutMs: toolRules.approvalTimeoutMs }),
+    ...toolPolicy,
   };
   const refused: string[] = [];
   let approvers = operator.approvers;

@@ -20,6 +20,13 @@ export interface ToolDefinition<Schema extends z.ZodType> {
   description: string;
   /** Validates the model's arguments; also rendered as the JSON Schema the model sees. */
   inputSchema: Schema;
+  /** The JSON Schema the model sees, when it is given rather than rendered from `inputSchema` (MCP tools bring theirs). */
+  inputJsonSchema?: Record<string, unknown>;
+  /**
+   * What `execute` returns: a `value` (default; a string becomes `text`, anything else `json`), or a `tool-result`
+   * output as the model will read it (`content` parts, `error-text`), used as given once it checks out.
+   */
+  outputFormat?: 'value' | 'tool-result';
   /** Whether a person must approve a call: a flag, or a function of the call (it runs in an activity). */
   needsApproval?: NeedsApproval<z.infer<Schema>>;
   /** Microsoft Agent Framework's spelling of `needsApproval`; default `never_require`. */
@@ -53,6 +60,10 @@ export interface Tool {
   name: string;
   description: string;
   inputSchema: z.ZodType;
+  /** The JSON Schema the model sees, when given rather than rendered from `inputSchema`. */
+  inputJsonSchema?: Record<string, unknown>;
+  /** What `execute` returns: a plain value (absent), or a tool-result output used as given. */
+  outputFormat?: 'tool-result';
   /** Normalised from `needsApproval` / `approvalMode`. */
   needsApproval: NeedsApproval<unknown>;
   /** Absent for client-executed tools. */
@@ -96,6 +107,8 @@ export function defineTool<Schema extends z.ZodType>(definition: ToolDefinition<
     name: definition.name,
     description: definition.description,
     inputSchema: definition.inputSchema,
+    ...(definition.inputJsonSchema && { inputJsonSchema: definition.inputJsonSchema }),
+    ...(definition.outputFormat === 'tool-result' && { outputFormat: 'tool-result' as const }),
     needsApproval: resolveApprovalRequirement(definition) as NeedsApproval<unknown>,
     executor,
     idempotent: definition.idempotent ?? false,

@@ -33,6 +33,15 @@ export class ToolRegistry {
     }
   }
 
+  /** Adds tools that became known after start-up (an MCP server that answered late); names stay unique. */
+  add(tools: readonly Tool[]): void {
+    const taken = tools.filter(
+      (tool, index) => this.tools.has(tool.name) || tools.findIndex((other) => other.name === tool.name) !== index,
+    );
+    if (taken.length > 0) throw new TypeError(`Two tools are named "${taken[0]?.name}"; tool names must be unique.`);
+    for (const tool of tools) this.tools.set(tool.name, tool);
+  }
+
   /** The tool called `name`, or undefined. */
   get(name: string): Tool | undefined {
     return this.tools.get(name);
@@ -68,7 +77,7 @@ export class ToolRegistry {
     const entry: ToolManifestEntry = {
       name: tool.name,
       description: tool.description,
-      parameters: toJsonSchema(tool.inputSchema),
+      parameters: tool.inputJsonSchema ?? toJsonSchema(tool.inputSchema),
       approval: approvalRequirementOf(tool.needsApproval as never),
       ...(tool.executor === 'client' && { executor: 'client' as const }),
       ...(tool.approvalTimeoutMs !== undefined && { approvalTimeoutMs: tool.approvalTimeoutMs }),
