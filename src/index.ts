@@ -35,6 +35,13 @@ export {
 } from './protocol';
 export { contentStoreFromEnvironment, FileContentStore, type ContentStore } from './store';
 export { defineTool, type Tool, type ToolDefinition } from './tools';
+export {
+  connectMcpServers,
+  mcpServersFromEnvironment,
+  type McpServerConfig,
+  type McpServerConfigs,
+  type McpToolSource,
+} from './tools/mcp';
 export { createWorkspaceTools } from './tools/workspace';
 export { createTollgateWorker, tollgateWorkflowBundleOptions, type TollgateWorkerOptions } from './worker';
 export {

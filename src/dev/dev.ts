@@ -13,6 +13,7 @@ import { gatewayExtensionsFromEnvironment } from '../gateway/gateway-extensions-
 import { gatewaySettingsFromEnvironment } from '../gateway/gateway-settings';
 import { notifiersFromEnvironment } from '../notifications/notifiers-from-environment';
 import { createWorkspaceTools, describeToolSandbox, resolveWorkspaceRoot } from '../tools/workspace';
+import { mcpServersFromEnvironment } from '../tools/mcp';
 import { createTollgateWorker } from '../worker';
 import { startChatExample } from './serve-chat-example';
 import { startDevServer, type DevServer } from './dev-server';
@@ -105,6 +106,8 @@ async function main(): Promise<void> {
     tools,
     model,
     notifiers: notifiersFromEnvironment(),
+    // MCP servers the environment lists (TOLLGATE_MCP_SERVERS, TOLLGATE_MCP_SERVERS_FILE), as `npm run worker` does.
+    mcpServers: mcpServersFromEnvironment(),
   });
 
   // The approval gateway, with a token of its own when none is configured (kept for the CLI).
