@@ -81,7 +81,7 @@ describe("resolveApprovalRules: a turn's caller may only tighten the operator's 
     const rules = resolveApprovalRules({
       policy,
       toolName: 'deploy',
-      caller: { notify: [{ type: 'email', to: 'attacker@example.com' }] },
+      caller: { notify: [{ type: 'email', to: ['attacker@example.com'] }] },
     });
     expect(rules.notify).toEqual([{ type: 'slack', channel: 'C-ops' }]);
     expect(rules.refused).toEqual([
