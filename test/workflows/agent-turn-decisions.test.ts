@@ -7,12 +7,12 @@ import {
   waitForPending,
 } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
+import { resultsOf } from '../support/results-of';
 import {
   pendingToolApprovalsQuery,
   respondToToolApprovalsUpdate,
   toolApprovalResponseSignal,
 } from '../../src/workflows/definitions';
-import type { ToolResultPart } from '../../src/protocol';
 
 const { tools, runs } = createTestTools();
 let environment: TestEnvironment;
@@ -42,12 +42,6 @@ async function startWithThreeCalls() {
   const idOf = (suffix: string) =>
     pending.find((approval) => approval.toolCallId === `${marker}-${suffix}`)!.approvalId;
   return { marker, handle, a: idOf('a'), b: idOf('b') };
-}
-
-function resultsOf(messages: { role: string; content: unknown }[]): ToolResultPart[] {
-  return messages.flatMap((message) =>
-    message.role === 'tool' ? (message.content as ToolResultPart[]).filter((part) => part.type === 'tool-result') : [],
-  );
 }
 
 describe('agentTurn decisions', () => {

@@ -1,7 +1,8 @@
 import { WorkflowFailedError } from '@temporalio/client';
-import type { AgentTurnInput, ModelMessage, ToolApprovalRequestPart, ToolResultPart } from '../../src/protocol';
+import type { AgentTurnInput, ModelMessage, ToolApprovalRequestPart } from '../../src/protocol';
 import { createTestEnvironment, uniqueMarker, type TestEnvironment } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
+import { resultsOf } from '../support/results-of';
 
 const { tools, runs } = createTestTools();
 let environment: TestEnvironment;
@@ -21,14 +22,6 @@ function requestsIn(messages: ModelMessage[]): ToolApprovalRequestPart[] {
   return messages.flatMap((message) =>
     message.role === 'assistant' && typeof message.content !== 'string'
       ? message.content.filter((part): part is ToolApprovalRequestPart => part.type === 'tool-approval-request')
-      : [],
-  );
-}
-
-function resultsIn(messages: ModelMessage[]): ToolResultPart[] {
-  return messages.flatMap((message) =>
-    message.role === 'tool'
-      ? message.content.filter((part): part is ToolResultPart => part.type === 'tool-result')
       : [],
   );
 }
@@ -54,7 +47,7 @@ describe('agentTurn in halt mode', () => {
 
     expect(halted.status).toBe('awaiting-approval');
     expect(halted.pending.map((approval) => approval.toolCallId)).toEqual([`${marker}-a`, `${marker}-b`]);
-    expect(resultsIn(halted.messages).map((part) => part.toolCallId)).toEqual([`${marker}-look`]);
+    expect(resultsOf(halted.messages).map((part) => part.toolCallId)).toEqual([`${marker}-look`]);
     expect(runsOf(`${marker}-a`)).toHaveLength(0);
     const [a, b] = requestsIn(halted.messages);
 
@@ -153,7 +146,7 @@ describe('agentTurn in halt mode', () => {
     expect(second.pending.map((approval) => approval.toolCallId)).toEqual([`${marker}-b`]);
     expect(second.pending[0]?.approvalId).not.toBe(b!.approvalId);
     expect(requestsIn(second.messages).map((request) => request.approvalId)).toEqual([second.pending[0]?.approvalId]);
-    expect(resultsIn(second.messages)).toEqual([
+    expect(resultsOf(second.messages)).toEqual([
       expect.objectContaining({ toolCallId: `${marker}-a`, output: { type: 'execution-denied' } }),
     ]);
     expect(environment.model.requestsFor(marker)).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { createTestEnvironment, uniqueMarker, type TestEnvironment } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
-import type { ToolResultPart } from '../../src/protocol';
+import { resultsOf } from '../support/results-of';
 
 const { tools, runs } = createTestTools();
 let environment: TestEnvironment;
@@ -14,11 +14,7 @@ afterAll(async () => {
 });
 
 function outputsOf(messages: { role: string; content: unknown }[]) {
-  return messages.flatMap((message) =>
-    message.role === 'tool'
-      ? (message.content as ToolResultPart[]).filter((part) => part.type === 'tool-result').map((part) => part.output)
-      : [],
-  );
+  return resultsOf(messages).map((part) => part.output);
 }
 
 describe('agentTurn with a faulty model', () => {

@@ -1,6 +1,5 @@
 import { WorkflowFailedError, WorkflowUpdateFailedError } from '@temporalio/client';
 import type { ToolApprovalPolicy } from '../../src/activities';
-import type { ToolResultPart } from '../../src/protocol';
 import {
   agentTurnEventsQuery,
   submitToolOutputUpdate,
@@ -14,6 +13,7 @@ import {
   waitForPending,
 } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
+import { resultsOf } from '../support/results-of';
 
 // Reads under /tmp are fine, deploys are never made by a bot, everything else goes to a person.
 const policy: ToolApprovalPolicy = async ({ toolName, input }) => {
@@ -34,15 +34,7 @@ afterAll(async () => {
 
 const runsOf = (toolCallId: string) => runs.filter((run) => run.toolCallId === toolCallId);
 const outputsOf = (messages: { role: string; content: unknown }[]) =>
-  Object.fromEntries(
-    messages.flatMap((message) =>
-      message.role === 'tool'
-        ? (message.content as ToolResultPart[])
-            .filter((part) => part.type === 'tool-result')
-            .map((part) => [part.toolCallId, part.output])
-        : [],
-    ),
-  );
+  Object.fromEntries(resultsOf(messages).map((part) => [part.toolCallId, part.output]));
 
 describe('agentTurn approval policies', () => {
   it("asks for every call of a step with approvalBatch 'all-if-any', and takes a partial decision", async () => {

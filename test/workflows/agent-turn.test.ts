@@ -6,8 +6,8 @@ import {
   waitForPending,
 } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
+import { resultsOf } from '../support/results-of';
 import { toolApprovalResponseSignal } from '../../src/workflows/definitions';
-import type { ModelMessage, ToolResultPart } from '../../src/protocol';
 
 const { tools, runs } = createTestTools();
 let environment: TestEnvironment;
@@ -18,14 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await environment?.close();
 });
-
-function toolResults(messages: ModelMessage[]): ToolResultPart[] {
-  return messages.flatMap((message) =>
-    message.role === 'tool'
-      ? message.content.filter((part): part is ToolResultPart => part.type === 'tool-result')
-      : [],
-  );
-}
 
 function runsOfCall(toolCallId: string) {
   return runs.filter((run) => run.toolCallId === toolCallId);
@@ -138,7 +130,7 @@ describe('agentTurn', () => {
     const result = await handle.result();
 
     expect(runsOfCall(`${marker}-1`)).toHaveLength(0);
-    expect(toolResults(result.messages)).toEqual([
+    expect(resultsOf(result.messages)).toEqual([
       {
         type: 'tool-result',
         toolCallId: `${marker}-1`,
@@ -257,7 +249,7 @@ describe('agentTurn', () => {
     ).result();
     expect(result.status).toBe('max-steps-reached');
     expect(result.steps).toBe(2);
-    expect(toolResults(result.messages).map((part) => part.toolCallId)).toEqual([`${marker}-1`, `${marker}-2`]);
+    expect(resultsOf(result.messages).map((part) => part.toolCallId)).toEqual([`${marker}-1`, `${marker}-2`]);
     expect(environment.model.remaining(marker)).toBe(0);
   });
 
@@ -275,7 +267,7 @@ describe('agentTurn', () => {
     const result = await handle.result();
     expect(result.status).toBe('completed');
     expect(runsOfCall(`${marker}-1`)).toHaveLength(0);
-    const [denied] = toolResults(result.messages);
+    const [denied] = resultsOf(result.messages);
     expect(denied?.output).toEqual({ type: 'execution-denied', reason: expect.stringMatching(/expired/i) });
     expect(result.audit[0]).toMatchObject({ decision: 'expired', via: 'timeout', expiresAt: expect.any(String) });
     // A decision after expiry is refused, not applied.

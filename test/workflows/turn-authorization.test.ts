@@ -1,12 +1,7 @@
 import { WorkflowFailedError } from '@temporalio/client';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { signDecision } from '../../src/gateway/decisions/sign-decision';
-import {
-  type ModelMessage,
-  type PendingToolApproval,
-  type ToolApprovalDecision,
-  type ToolResultPart,
-} from '../../src/protocol';
+import { type ModelMessage, type PendingToolApproval, type ToolApprovalDecision } from '../../src/protocol';
 import { respondToToolApprovalsUpdate, toolApprovalResponseSignal } from '../../src/workflows/definitions';
 import {
   createTestEnvironment,
@@ -16,6 +11,7 @@ import {
   type TestEnvironment,
 } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
+import { resultsOf } from '../support/results-of';
 
 const { tools, runs } = createTestTools();
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
@@ -36,14 +32,6 @@ function signed(
       argumentsDigest: binding.argumentsDigest ?? (approval.inputDigest as string),
     },
     { keyId, privateKey: binding.key ?? privateKey },
-  );
-}
-
-function toolResults(messages: ModelMessage[]): ToolResultPart[] {
-  return messages.flatMap((message) =>
-    message.role === 'tool'
-      ? message.content.filter((part): part is ToolResultPart => part.type === 'tool-result')
-      : [],
   );
 }
 
@@ -119,7 +107,7 @@ describe('agentTurn authorization', () => {
       });
       await environment.tollgate.decide(approval!.approvalId, { approved: false, approver: 'bob', reason: 'no' });
       const result = await handle.result();
-      expect(toolResults(result.messages)[0]?.output).toEqual({ type: 'execution-denied', reason: 'no' });
+      expect(resultsOf(result.messages)[0]?.output).toEqual({ type: 'execution-denied', reason: 'no' });
     });
 
     it('does not mail the addresses a caller names', async () => {
@@ -174,7 +162,7 @@ describe('agentTurn authorization', () => {
       expect(JSON.stringify(events)).toContain('was not issued by this Tollgate');
       await environment.tollgate.decide(approval!.approvalId, { approved: false, reason: 'forged' });
       const result = await handle.result();
-      expect(toolResults(result.messages)[0]?.output).toEqual({ type: 'execution-denied', reason: 'forged' });
+      expect(resultsOf(result.messages)[0]?.output).toEqual({ type: 'execution-denied', reason: 'forged' });
       expect(runsOf(`${marker}-1`)).toHaveLength(0);
     });
 

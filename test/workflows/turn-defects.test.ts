@@ -1,4 +1,3 @@
-import type { ToolResultPart } from '../../src/protocol';
 import { supersededReason } from '../../src/workflows/conversation';
 import { RecordingNotifier } from '../support/recording-notifier';
 import {
@@ -9,6 +8,7 @@ import {
   type TestEnvironment,
 } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
+import { resultsOf } from '../support/results-of';
 
 const { tools, runs } = createTestTools();
 const notifier = new RecordingNotifier();
@@ -28,11 +28,6 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => environment?.close());
-
-const resultsOf = (messages: { role: string; content: unknown }[]) =>
-  messages.flatMap((message) =>
-    message.role === 'tool' ? (message.content as ToolResultPart[]).filter((part) => part.type === 'tool-result') : [],
-  );
 
 describe('agentTurn, where the first version went wrong', () => {
   it('supersedes a call that only named approvers may decide', async () => {

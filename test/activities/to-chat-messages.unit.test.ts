@@ -1,4 +1,4 @@
-import { toChatMessages } from '../../src/activities';
+import { toChatMessages } from '../../src/activities/to-chat-messages';
 
 describe('toChatMessages', () => {
   it('shows the model the images a person sent and names other files', () => {
