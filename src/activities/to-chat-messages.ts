@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import { userText, type ModelMessage, type UserMessage } from '../protocol';
 import { renderToolOutput } from './render-tool-output';
+import { toolImagesIntroduction, toolResultImages } from './tool-result-images';
 
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessageParam;
 
@@ -40,12 +41,25 @@ export function toChatMessages(messages: readonly ModelMessage[]): ChatMessage[]
           },
         ];
       }
-      case 'tool':
-        return message.content.flatMap((part): ChatMessage[] =>
+      case 'tool': {
+        const results = message.content.flatMap((part): ChatMessage[] =>
           part.type === 'tool-result'
             ? [{ role: 'tool', tool_call_id: part.toolCallId, content: renderToolOutput(part.toolName, part.output) }]
             : [],
         );
+        const images = toolResultImages(message);
+        if (images.length === 0) return results;
+        return [
+          ...results,
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: toolImagesIntroduction(images) },
+              ...images.map(({ url }) => ({ type: 'image_url' as const, image_url: { url } })),
+            ],
+          },
+        ];
+      }
     }
   });
 }

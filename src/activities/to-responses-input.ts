@@ -8,6 +8,7 @@ import {
   type ToolResultOutput,
   type ToolResultPart,
 } from '../protocol';
+import { toolImagesIntroduction, toolResultImages } from './tool-result-images';
 import { renderToolOutput } from './render-tool-output';
 
 type ResponsesInputItem = OpenAI.Responses.ResponseInputItem;
@@ -57,8 +58,21 @@ export function toResponsesInput(messages: readonly ModelMessage[]): ResponsesIn
         return [{ role: 'user', content: userText(message.content) }];
       case 'assistant':
         return assistantItems(message, history);
-      case 'tool':
-        return toolItems(message, history);
+      case 'tool': {
+        const items = toolItems(message, history);
+        const images = toolResultImages(message);
+        if (images.length === 0) return items;
+        return [
+          ...items,
+          {
+            role: 'user',
+            content: [
+              { type: 'input_text', text: toolImagesIntroduction(images) },
+              ...images.map(({ url }) => ({ type: 'input_image' as const, image_url: url, detail: 'auto' as const })),
+            ],
+          },
+        ];
+      }
     }
   });
 }

@@ -36,3 +36,41 @@ describe('toChatMessages', () => {
     ).toEqual([{ role: 'user', content: 'hi' }]);
   });
 });
+
+describe('toChatMessages with a tool that returned an image', () => {
+  it('shows the model the image in a user message after the tool results, naming the tool', () => {
+    const messages = toChatMessages([
+      {
+        role: 'assistant',
+        content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'everything__get_image', input: {} }],
+      },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'c1',
+            toolName: 'everything__get_image',
+            output: {
+              type: 'content',
+              value: [
+                { type: 'text', text: 'A tiny image' },
+                { type: 'image-data', data: 'iVBORw0KGgo=', mediaType: 'image/png' },
+              ],
+            },
+          },
+        ],
+      },
+    ]);
+    expect(messages.slice(1)).toEqual([
+      { role: 'tool', tool_call_id: 'c1', content: 'A tiny image\n[image-data]' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'The image returned by everything__get_image in the tool results above:' },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+        ],
+      },
+    ]);
+  });
+});

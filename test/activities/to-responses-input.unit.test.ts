@@ -220,3 +220,32 @@ describe('toResponsesInput', () => {
     expect(() => toResponsesInput([{ role: 'assistant', content: [unlabelled] }])).toThrow(/serverLabel/);
   });
 });
+
+describe('toResponsesInput with a tool that returned an image', () => {
+  it('shows the model the image as an input image after the function call output', () => {
+    const items = toResponsesInput([
+      { role: 'assistant', content: [{ type: 'tool-call', toolCallId: 'c1', toolName: 'shot', input: {} }] },
+      {
+        role: 'tool',
+        content: [
+          {
+            type: 'tool-result',
+            toolCallId: 'c1',
+            toolName: 'shot',
+            output: { type: 'content', value: [{ type: 'image-url', url: 'https://example.com/a.png' }] },
+          },
+        ],
+      },
+    ] as ModelMessage[]);
+    expect(items.slice(-2)).toEqual([
+      { type: 'function_call_output', call_id: 'c1', output: '[image-url]' },
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'The image returned by shot in the tool results above:' },
+          { type: 'input_image', image_url: 'https://example.com/a.png', detail: 'auto' },
+        ],
+      },
+    ]);
+  });
+});

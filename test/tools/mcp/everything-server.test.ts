@@ -28,9 +28,12 @@ function toolResults(messages: ModelMessage[]): ToolResultPart[] {
   );
 }
 
+/** The marker of the last {@link callOnce}, to read what the model was told. */
+let lastMarker = '';
+
 /** Runs one scripted call of `name` to the end (approving it if asked) and gives its tool result. */
 async function callOnce(name: string, input: Record<string, unknown>, approve = false): Promise<ToolResultPart> {
-  const marker = uniqueMarker();
+  const marker = (lastMarker = uniqueMarker());
   environment.model.scriptFor(
     marker,
     { toolCalls: [{ id: `${marker}-1`, name, arguments: input }] },
@@ -65,6 +68,9 @@ describe('tools of the MCP everything server over Streamable HTTP', () => {
         { type: 'image-data', mediaType: 'image/png', data: expect.stringMatching(/^iVBOR/) },
       ]),
     });
+    // The model sees the image itself, after the tool's result, not a placeholder.
+    const [, answer] = environment.model.requestsFor(lastMarker);
+    expect(JSON.stringify(answer?.messages.at(-1))).toMatch(/"image_url".*data:image\/png;base64,iVBOR/);
   });
 
   it('gives resource links as lines the model can read', async () => {
