@@ -154,8 +154,6 @@ export class SharedUsedTokenStore implements UsedTokenStore {
 
 // Keys are token identifiers; the record names only their digest, and sorted, so every claim takes them in one order.
 function namesOf(keys: readonly string[]): string[] {
-  const names = [...new Set(keys)].map(
-    (key) => `used-email-links/${createHash('sha256').update(key).digest('hex')}`,
-  );
+  const names = [...new Set(keys)].map((key) => `used-email-links/${createHash('sha256').update(key).digest('hex')}`);
   return names.sort();
 }

@@ -23,7 +23,10 @@ describe('where a gateway keeps used email links', () => {
       LocalUsedTokenStore,
     );
     expect(
-      usedTokenStoreFromEnvironment({ TOLLGATE_EMAIL_USED_TOKENS_FILE: file, TOLLGATE_STORE_URL: 's3://tollgate/prod' }),
+      usedTokenStoreFromEnvironment({
+        TOLLGATE_EMAIL_USED_TOKENS_FILE: file,
+        TOLLGATE_STORE_URL: 's3://tollgate/prod',
+      }),
     ).toBeInstanceOf(SharedUsedTokenStore);
   });
 });
