@@ -1,5 +1,6 @@
 import { TollgateClient } from '../client';
 import { preflightOrExit } from '../client/temporal-preflight';
+import { sharedRecordsFromEnvironment } from '../store/shared-records';
 import { createGateway } from './create-gateway';
 import { DecisionAudit } from './decisions/decision-audit';
 import { gatewayExtensionsFromEnvironment } from './gateway-extensions-from-environment';
@@ -18,7 +19,8 @@ async function main(): Promise<void> {
       tokens: settings.tokens,
       people: settings.people,
       ...(settings.signingKey && { signingKey: settings.signingKey }),
-      audit: new DecisionAudit({ file: settings.auditFile }),
+      // Attempts go to the shared store location too, so GET /v1/audit on any gateway shows every gateway's.
+      audit: new DecisionAudit({ file: settings.auditFile, shared: sharedRecordsFromEnvironment() }),
       rateLimit: settings.rateLimit,
       bodyLimitBytes: settings.bodyLimitBytes,
       logger: { level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers.authorization'] },

@@ -23,10 +23,27 @@ export interface NamedContentStore {
  * const { store } = contentStoreFromUrl('s3://tollgate/prod');
  */
 export function contentStoreFromUrl(url: string, environment: NodeJS.ProcessEnv = process.env): NamedContentStore {
+  const location = storeLocationFromUrl(url);
+  if (location.kind === 'folder') return { store: new FileContentStore(location.folder), description: location.folder };
+  const store = new S3ContentStore(s3ClientFromEnvironment(environment), {
+    bucket: location.bucket,
+    prefix: location.prefix,
+  });
+  return { store, description: store.url };
+}
+
+/** Where a store URL points: a folder (absolute), or a bucket and a key prefix (`''` or ending in `/`). */
+export type StoreLocation = { kind: 'folder'; folder: string } | { kind: 's3'; bucket: string; prefix: string };
+
+/**
+ * The location `url` names, as {@link contentStoreFromUrl} reads it.
+ *
+ * @throws Error for a URL of another scheme, or an `s3://` URL without a bucket.
+ */
+export function storeLocationFromUrl(url: string): StoreLocation {
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(url)?.[1]?.toLowerCase();
   if (scheme === undefined || scheme === 'file') {
-    const folder = path.resolve(scheme === 'file' ? fileURLToPath(url) : url);
-    return { store: new FileContentStore(folder), description: folder };
+    return { kind: 'folder', folder: path.resolve(scheme === 'file' ? fileURLToPath(url) : url) };
   }
   if (scheme !== 's3') {
     throw new Error(`TOLLGATE_STORE_URL "${url}" is neither s3://bucket/prefix nor a folder (a path or file:///path).`);
@@ -36,21 +53,38 @@ export function contentStoreFromUrl(url: string, environment: NodeJS.ProcessEnv 
     throw new Error(`TOLLGATE_STORE_URL "${url}" names no valid bucket: write s3://<bucket>/<prefix>.`);
   }
   const joined = rest.filter((segment) => segment.length > 0).join('/');
-  const prefix = joined.length > 0 ? `${joined}/` : '';
+  return { kind: 's3', bucket, prefix: joined.length > 0 ? `${joined}/` : '' };
+}
+
+/**
+ * An S3 client configured by the AWS SDK's environment; with a custom endpoint, path-style. Credentials are read
+ * from `environment` itself only when it is not `process.env` (the SDK reads that one on its own).
+ */
+export function s3ClientFromEnvironment(environment: NodeJS.ProcessEnv = process.env): S3Client {
   const endpoint = environment.AWS_ENDPOINT_URL_S3 || environment.AWS_ENDPOINT_URL || undefined;
   const credentials =
     environment !== process.env && environment.AWS_ACCESS_KEY_ID && environment.AWS_SECRET_ACCESS_KEY
       ? { accessKeyId: environment.AWS_ACCESS_KEY_ID, secretAccessKey: environment.AWS_SECRET_ACCESS_KEY }
       : undefined;
-  const client = new S3Client({
+  return new S3Client({
     ...(endpoint && { endpoint, forcePathStyle: true }),
     region: environment.AWS_REGION || environment.AWS_DEFAULT_REGION || 'us-east-1',
     ...(credentials && { credentials }),
     // Transient errors (5xx, throttling, dropped connections) are tried again, with backoff.
     maxAttempts: 5,
   });
-  const store = new S3ContentStore(client, { bucket, prefix });
-  return { store, description: store.url };
+}
+
+/**
+ * The store URL the environment names: `TOLLGATE_STORE_URL`; else `TOLLGATE_STORE_DIR`; else the folder `store` in
+ * `TOLLGATE_STATE_DIR` (default `.tollgate`).
+ */
+export function storeUrlFromEnvironment(environment: NodeJS.ProcessEnv = process.env): string {
+  const url = environment.TOLLGATE_STORE_URL?.trim();
+  if (url) return url;
+  const folder = environment.TOLLGATE_STORE_DIR?.trim();
+  if (folder) return folder;
+  return path.join(environment.TOLLGATE_STATE_DIR?.trim() || '.tollgate', 'store');
 }
 
 /**
@@ -63,9 +97,5 @@ export function contentStoreFromEnvironment(environment: NodeJS.ProcessEnv = pro
 
 /** {@link contentStoreFromEnvironment}, with what it chose, for start-up lines. */
 export function namedContentStoreFromEnvironment(environment: NodeJS.ProcessEnv = process.env): NamedContentStore {
-  const url = environment.TOLLGATE_STORE_URL?.trim();
-  if (url) return contentStoreFromUrl(url, environment);
-  const folder = environment.TOLLGATE_STORE_DIR?.trim();
-  if (folder) return contentStoreFromUrl(folder, environment);
-  return contentStoreFromUrl(path.join(environment.TOLLGATE_STATE_DIR?.trim() || '.tollgate', 'store'), environment);
+  return contentStoreFromUrl(storeUrlFromEnvironment(environment), environment);
 }

@@ -9,3 +9,10 @@ export { FileContentStore } from './file-content-store';
 export { S3ContentStore, type S3Location } from './s3-content-store';
 export { appendTranscript, NotATranscriptError, readTranscript } from './transcript';
 export { resolveStoredContent, storeLargeOutput, storedContentRef, storedContentTurn } from './stored-output';
+export {
+  FolderSharedRecords,
+  S3SharedRecords,
+  sharedRecordsFromEnvironment,
+  sharedRecordsFromUrl,
+  type SharedRecords,
+} from './shared-records';

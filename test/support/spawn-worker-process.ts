@@ -7,6 +7,8 @@ export async function spawnWorkerProcess(options: {
   taskQueue: string;
   modelURL: string;
   runLog: string;
+  /** More environment for the worker (its state folder, its content store). */
+  environment?: NodeJS.ProcessEnv;
 }): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'worker-process.ts')], {
     env: {
@@ -16,6 +18,7 @@ export async function spawnWorkerProcess(options: {
       TOLLGATE_TEST_TASK_QUEUE: options.taskQueue,
       TOLLGATE_TEST_MODEL_URL: options.modelURL,
       TOLLGATE_TEST_RUN_LOG: options.runLog,
+      ...options.environment,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

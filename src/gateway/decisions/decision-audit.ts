@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
+import type { SharedRecords } from '../../store/shared-records';
 import { neutraliseText } from './neutralise-text';
 
 /** Through which door a decision attempt came; `message`: inside the messages of `POST /v1/turns` (a halted turn's continuation). */
@@ -44,26 +46,33 @@ export interface DecisionAttemptFilter {
 
 /**
  * Every decision attempt the gateway saw. A rejected Temporal update leaves nothing in the workflow's
- * history, so this is the only record of refusals. Kept in memory (the newest `memoryLimit`) and, when
- * `file` is set, appended to a JSONL file that nothing rewrites.
+ * history, so this is the only record of refusals. Kept in memory (the newest `memoryLimit`); when
+ * `file` is set, appended to a JSONL file that nothing rewrites; when `shared` is set, written as one
+ * record per attempt (`audit/<time>-<random>`) in the shared store location, so {@link DecisionAudit.read}
+ * on any gateway naming the same store shows every gateway's attempts.
  *
  * @example
  * const audit = new DecisionAudit({ file: '/var/log/tollgate/decisions.jsonl' });
+ * const everyGateway = new DecisionAudit({ shared: sharedRecordsFromUrl('s3://tollgate/prod') });
  * const gateway = await createGateway({ tollgate, tokens, audit });
  */
 export class DecisionAudit {
   private readonly attempts: DecisionAttempt[] = [];
   private readonly file: string | undefined;
   private readonly memoryLimit: number;
+  private readonly shared: SharedRecords | undefined;
+  // Shared records never change once written: each is read once.
+  private readonly sharedSeen = new Map<string, DecisionAttempt>();
   // Appends run one after another, so lines never interleave and keep the order of record().
   private writes: Promise<void> = Promise.resolve();
 
-  constructor(options: { file?: string; memoryLimit?: number } = {}) {
+  constructor(options: { file?: string; memoryLimit?: number; shared?: SharedRecords } = {}) {
     this.file = options.file;
     this.memoryLimit = options.memoryLimit ?? 10_000;
+    this.shared = options.shared;
   }
 
-  /** Keeps an attempt; resolves once it is on disk when a file is configured. */
+  /** Keeps an attempt; resolves once it is on disk (the file, the shared store) when one is configured. */
   async record(received: DecisionAttempt): Promise<void> {
     // Reasons and refusal details are text people wrote or quoted: neutralised before anyone reads them.
     const attempt: DecisionAttempt = {
@@ -75,6 +84,10 @@ export class DecisionAudit {
     };
     this.attempts.push(attempt);
     if (this.attempts.length > this.memoryLimit) this.attempts.splice(0, this.attempts.length - this.memoryLimit);
+    await Promise.all([this.append(attempt), this.share(attempt)]);
+  }
+
+  private async append(attempt: DecisionAttempt): Promise<void> {
     const file = this.file;
     if (!file) return;
     const line = `${JSON.stringify(attempt)}\n`;
@@ -83,12 +96,49 @@ export class DecisionAudit {
     await write;
   }
 
+  private async share(attempt: DecisionAttempt): Promise<void> {
+    if (!this.shared) return;
+    // Named by the time it was written and a random suffix: listing returns records in time order.
+    const name = `audit/${new Date().toISOString().replace(/:/g, '')}-${randomBytes(6).toString('hex')}.json`;
+    await this.shared.create(name, JSON.stringify(attempt));
+    this.sharedSeen.set(name, attempt);
+  }
+
+  /**
+   * What `GET /v1/audit` answers: with a shared store, every gateway's attempts in the order they were written;
+   * otherwise this gateway's, as {@link DecisionAudit.list}.
+   */
+  async read(filter: DecisionAttemptFilter = {}): Promise<DecisionAttempt[]> {
+    const shared = this.shared;
+    if (!shared) return this.list(filter);
+    const names = await shared.list('audit');
+    const unseen = names.filter((name) => !this.sharedSeen.has(name));
+    for (let start = 0; start < unseen.length; start += 16) {
+      await Promise.all(
+        unseen.slice(start, start + 16).map(async (name) => {
+          const body = await shared.read(name);
+          try {
+            if (body) this.sharedSeen.set(name, JSON.parse(body) as DecisionAttempt);
+          } catch {
+            // Still being written by another gateway (a folder store): read again next time.
+          }
+        }),
+      );
+    }
+    return names
+      .map((name) => this.sharedSeen.get(name))
+      .filter((attempt): attempt is DecisionAttempt => attempt !== undefined && matches(attempt, filter));
+  }
+
   /** Attempts in the order they arrived, optionally for one approval or one turn. */
   list(filter: DecisionAttemptFilter = {}): DecisionAttempt[] {
-    return this.attempts.filter(
-      (attempt) =>
-        (filter.approvalId === undefined || attempt.approvalId === filter.approvalId) &&
-        (filter.workflowId === undefined || attempt.workflowId === filter.workflowId),
-    );
+    return this.attempts.filter((attempt) => matches(attempt, filter));
   }
+}
+
+function matches(attempt: DecisionAttempt, filter: DecisionAttemptFilter): boolean {
+  return (
+    (filter.approvalId === undefined || attempt.approvalId === filter.approvalId) &&
+    (filter.workflowId === undefined || attempt.workflowId === filter.workflowId)
+  );
 }

@@ -3,4 +3,4 @@ export { confirmationPage, messagePage, sendPage, type DecisionPage } from './de
 export { emailDecisionRoute, emailExtension, type EmailExtensionOptions } from './email-extension';
 export { emailExtensionFromEnvironment } from './email-extension-from-environment';
 export { parseDecisionForm, reasonLengthLimit, type DecisionForm } from './parse-decision-form';
-export { LocalUsedTokenStore, type UsedTokenStore } from './used-token-store';
+export { LocalUsedTokenStore, SharedUsedTokenStore, type UsedTokenStore } from './used-token-store';

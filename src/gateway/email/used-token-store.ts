@@ -1,5 +1,7 @@
 import { appendFile } from 'node:fs/promises';
 import { existsSync, readFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import type { SharedRecords } from '../../store/shared-records';
 
 /**
  * Where used decision links are remembered. `claim` must be atomic: of two concurrent claims sharing a
@@ -102,4 +104,56 @@ export class LocalUsedTokenStore implements UsedTokenStore {
     const now = this.now();
     for (const [key, until] of this.used) if (until <= now) this.used.delete(key);
   }
+}
+
+/**
+ * Used links kept in {@link SharedRecords} (the shared store location: a folder or an S3 bucket), one record per key
+ * named by its SHA-256, created with a conditional create. Every gateway naming the same store agrees: a link used
+ * through one is refused by the others, and of two concurrent claims of one key, through any gateways, one wins.
+ * Keys are claimed in one fixed order; a claim that meets a used key gives back the keys it had taken.
+ *
+ * @example
+ * const usedTokens = new SharedUsedTokenStore(sharedRecordsFromUrl('s3://tollgate/prod'));
+ */
+export class SharedUsedTokenStore implements UsedTokenStore {
+  constructor(private readonly records: SharedRecords) {}
+
+  async claim(keys: readonly string[], expiresAt: Date): Promise<boolean> {
+    const names = namesOf(keys);
+    const body = JSON.stringify({ expiresAt: expiresAt.toISOString() });
+    const taken: string[] = [];
+    try {
+      for (const name of names) {
+        if (!(await this.records.create(name, body))) {
+          await this.giveBack(taken);
+          return false;
+        }
+        taken.push(name);
+      }
+    } catch (error) {
+      // Not recorded means not safe: the claim fails rather than half-holds.
+      await this.giveBack(taken).catch(() => undefined);
+      throw error;
+    }
+    return true;
+  }
+
+  async isUsed(keys: readonly string[]): Promise<boolean> {
+    const found = await Promise.all(namesOf(keys).map((name) => this.records.read(name)));
+    return found.some((body) => body !== undefined);
+  }
+
+  async release(keys: readonly string[]): Promise<void> {
+    await this.giveBack(namesOf(keys));
+  }
+
+  private async giveBack(names: readonly string[]): Promise<void> {
+    await Promise.all(names.map((name) => this.records.remove(name)));
+  }
+}
+
+// Keys are token identifiers; the record names only their digest, and sorted, so every claim takes them in one order.
+function namesOf(keys: readonly string[]): string[] {
+  const names = [...new Set(keys)].map((key) => `used-email-links/${createHash('sha256').update(key).digest('hex')}`);
+  return names.sort();
 }

@@ -9,6 +9,6 @@ export function registerAuditRoutes(app: FastifyInstance, context: GatewayContex
   app.get('/v1/audit', async (request) => {
     requireScope(request, 'audit:read');
     const filter = parseInput(auditQuerySchema, request.query, 'query');
-    return { attempts: context.audit.list(filter) };
+    return { attempts: await context.audit.read(filter) };
   });
 }

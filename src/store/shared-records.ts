@@ -1,0 +1,202 @@
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3ServiceException,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import {
+  s3ClientFromEnvironment,
+  storeLocationFromUrl,
+  storeUrlFromEnvironment,
+} from './content-store-from-environment';
+
+/**
+ * Small named records every process naming the same store location shares: used email links, the decision audit.
+ * A name is `folder/file` (letters, digits, `.`, `_`, `-`); `create` is atomic across processes and machines: of two
+ * creates of one name, exactly one returns true. Records are never rewritten.
+ */
+export interface SharedRecords {
+  /** The location, for messages: a folder or `s3://bucket/prefix/records/`. */
+  readonly description: string;
+  /** Creates the record unless it exists; true when this call created it. */
+  create(name: string, body: string): Promise<boolean>;
+  /** The record's body, or undefined when there is none. */
+  read(name: string): Promise<string | undefined>;
+  /** Removes the record (nothing when there is none). */
+  remove(name: string): Promise<void>;
+  /** The names in `folder` (full names, `folder/file`), in byte order of their names. */
+  list(folder: string): Promise<string[]>;
+}
+
+const namePattern = /^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/;
+const folderPattern = /^[A-Za-z0-9._-]+$/;
+
+function checkName(name: string): void {
+  if (!namePattern.test(name) || name.split('/').some((part) => part === '.' || part === '..')) {
+    throw new TypeError(`"${name}" is not a shared record name (folder/file).`);
+  }
+}
+
+function checkFolder(folder: string): void {
+  if (!folderPattern.test(folder) || folder === '.' || folder === '..') {
+    throw new TypeError(`"${folder}" is not a shared record folder.`);
+  }
+}
+
+/**
+ * Records as files in a folder; `create` is an exclusive create (`open(…, 'wx')`), atomic for every process that
+ * sees the folder (one machine, or a network file system that honours O_EXCL).
+ */
+export class FolderSharedRecords implements SharedRecords {
+  constructor(readonly folder: string) {}
+
+  get description(): string {
+    return this.folder;
+  }
+
+  async create(name: string, body: string): Promise<boolean> {
+    checkName(name);
+    const file = path.join(this.folder, name);
+    await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+    try {
+      await writeFile(file, body, { encoding: 'utf8', flag: 'wx', mode: 0o600 });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+      throw error;
+    }
+  }
+
+  async read(name: string): Promise<string | undefined> {
+    checkName(name);
+    try {
+      return await readFile(path.join(this.folder, name), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+
+  async remove(name: string): Promise<void> {
+    checkName(name);
+    await rm(path.join(this.folder, name), { force: true });
+  }
+
+  async list(folder: string): Promise<string[]> {
+    checkFolder(folder);
+    let files: string[];
+    try {
+      files = await readdir(path.join(this.folder, folder));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+    return files
+      .filter((file) => folderPattern.test(file))
+      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
+      .map((file) => `${folder}/${file}`);
+  }
+}
+
+/**
+ * Records as objects in an S3-compatible bucket under `prefix`; `create` is a conditional `PutObject`
+ * (`If-None-Match: *`), which S3, MinIO and SeaweedFS refuse with 412 when the object exists.
+ */
+export class S3SharedRecords implements SharedRecords {
+  constructor(
+    private readonly client: S3Client,
+    readonly location: { bucket: string; prefix: string },
+  ) {}
+
+  get description(): string {
+    return `s3://${this.location.bucket}/${this.location.prefix}`;
+  }
+
+  async create(name: string, body: string): Promise<boolean> {
+    checkName(name);
+    try {
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.location.bucket,
+          Key: this.location.prefix + name,
+          Body: body,
+          ContentType: 'application/json',
+          IfNoneMatch: '*',
+        }),
+      );
+      return true;
+    } catch (error) {
+      // 412: it exists; 409: another conditional write of it is under way (and will win).
+      const status = statusOf(error);
+      if (status === 412 || status === 409) return false;
+      throw error;
+    }
+  }
+
+  async read(name: string): Promise<string | undefined> {
+    checkName(name);
+    try {
+      const object = await this.client.send(
+        new GetObjectCommand({ Bucket: this.location.bucket, Key: this.location.prefix + name }),
+      );
+      return (await object.Body?.transformToString('utf8')) ?? '';
+    } catch (error) {
+      if ((error as { name?: string }).name === 'NoSuchKey' || statusOf(error) === 404) return undefined;
+      throw error;
+    }
+  }
+
+  async remove(name: string): Promise<void> {
+    checkName(name);
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: this.location.prefix + name }));
+  }
+
+  async list(folder: string): Promise<string[]> {
+    checkFolder(folder);
+    const prefix = `${this.location.prefix}${folder}/`;
+    const names: string[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: prefix, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) {
+        const file = object.Key?.slice(prefix.length);
+        if (file && folderPattern.test(file)) names.push(`${folder}/${file}`);
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    // S3 lists in byte order already; sorted again for stores that do not.
+    return names.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  }
+}
+
+function statusOf(error: unknown): number | undefined {
+  return error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
+}
+
+/**
+ * The shared records beside the content store `url` names: the folder `records` inside a folder store, the key
+ * prefix `records/` under an S3 store's prefix. Every process naming the same store shares them.
+ *
+ * @example
+ * const records = sharedRecordsFromUrl('s3://tollgate/prod');
+ * await records.create('used-email-links/abc', '{}');
+ */
+export function sharedRecordsFromUrl(url: string, environment: NodeJS.ProcessEnv = process.env): SharedRecords {
+  const location = storeLocationFromUrl(url);
+  if (location.kind === 'folder') return new FolderSharedRecords(path.join(location.folder, 'records'));
+  return new S3SharedRecords(s3ClientFromEnvironment(environment), {
+    bucket: location.bucket,
+    prefix: `${location.prefix}records/`,
+  });
+}
+
+/** The shared records beside the content store the environment names (see `contentStoreFromEnvironment`). */
+export function sharedRecordsFromEnvironment(environment: NodeJS.ProcessEnv = process.env): SharedRecords {
+  return sharedRecordsFromUrl(storeUrlFromEnvironment(environment), environment);
+}

@@ -1,0 +1,115 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { startSeaweedFs, type SeaweedFs } from '../../src/dev/seaweedfs';
+import { DecisionAudit, type DecisionAttempt } from '../../src/gateway/decisions/decision-audit';
+import { SharedUsedTokenStore } from '../../src/gateway/email/used-token-store';
+import { sharedRecordsFromUrl, type SharedRecords } from '../../src/store/shared-records';
+
+/**
+ * What the shared records promise, and the used-link store and audit built on them, held against a folder and an S3
+ * bucket on a real S3 server (SeaweedFS, started here): two record sets on one location are two gateways sharing it.
+ */
+const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-records-'));
+let seaweed: SeaweedFs | undefined;
+
+beforeAll(async () => {
+  seaweed = await startSeaweedFs({ folder: path.join(folder, 'seaweedfs') });
+}, 600_000);
+afterAll(async () => {
+  await seaweed?.stop();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+let run = 0;
+
+describe.each([
+  { backend: 'a folder', url: () => path.join(folder, 'store') },
+  { backend: 'an S3 bucket (SeaweedFS)', url: () => `s3://${seaweed!.bucket}/records-contract` },
+])('shared records in $backend', ({ url }) => {
+  let location: string;
+  beforeEach(() => {
+    run += 1;
+    location = `${url()}/run-${run}`;
+  });
+  /** The records as another gateway would open them: nothing in memory. */
+  const gateway = (): SharedRecords => sharedRecordsFromUrl(location, seaweed!.environment());
+
+  it('creates a record once when many gateways create it at once, and keeps the first body', async () => {
+    const created = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => gateway().create('things/one', `body ${index}`)),
+    );
+    expect(created.filter(Boolean)).toHaveLength(1);
+    await expect(gateway().read('things/one')).resolves.toBe(`body ${created.indexOf(true)}`);
+    await expect(gateway().create('things/one', 'again')).resolves.toBe(false);
+  });
+
+  it('lists a folder in name order, and forgets what was removed', async () => {
+    for (const name of ['b', 'a', 'c']) await gateway().create(`letters/${name}`, name);
+    await gateway().create('other/z', 'z');
+    await expect(gateway().list('letters')).resolves.toEqual(['letters/a', 'letters/b', 'letters/c']);
+    await gateway().remove('letters/b');
+    await expect(gateway().list('letters')).resolves.toEqual(['letters/a', 'letters/c']);
+    await expect(gateway().read('letters/b')).resolves.toBeUndefined();
+    await expect(gateway().list('empty')).resolves.toEqual([]);
+  });
+
+  it('refuses names that could leave the records', async () => {
+    await expect(gateway().create('../escape', 'x')).rejects.toThrow(/not a shared record name/);
+    await expect(gateway().create('a/../../b', 'x')).rejects.toThrow(/not a shared record name/);
+  });
+
+  it('counts a link used twice at once through two gateways once, and refuses it everywhere after', async () => {
+    const expires = new Date(Date.now() + 60_000);
+    const [a, b] = [new SharedUsedTokenStore(gateway()), new SharedUsedTokenStore(gateway())];
+    const claims = await Promise.all([
+      a.claim(['link-1'], expires),
+      b.claim(['link-1'], expires),
+      a.claim(['link-1', 'sibling-1'], expires),
+      b.claim(['sibling-1', 'link-1'], expires),
+    ]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    await expect(new SharedUsedTokenStore(gateway()).isUsed(['link-1'])).resolves.toBe(true);
+    await expect(new SharedUsedTokenStore(gateway()).claim(['link-1'], expires)).resolves.toBe(false);
+    await expect(new SharedUsedTokenStore(gateway()).isUsed(['never-used'])).resolves.toBe(false);
+  });
+
+  it('retires a link when its sibling is used through another gateway, and gives keys back on release', async () => {
+    const expires = new Date(Date.now() + 60_000);
+    const [a, b] = [new SharedUsedTokenStore(gateway()), new SharedUsedTokenStore(gateway())];
+    await expect(a.claim(['approve-2', 'pair-2'], expires)).resolves.toBe(true);
+    await expect(b.claim(['deny-2', 'pair-2'], expires)).resolves.toBe(false);
+    // The refused claim took nothing: the deny link alone is still free.
+    await expect(b.isUsed(['deny-2'])).resolves.toBe(false);
+    await a.release(['approve-2', 'pair-2']);
+    await expect(b.claim(['deny-2', 'pair-2'], expires)).resolves.toBe(true);
+  });
+
+  it("shows every gateway's decision attempts, refused ones included, in the order they were written", async () => {
+    const a = new DecisionAudit({ shared: gateway() });
+    const b = new DecisionAudit({ shared: gateway() });
+    const attempt = (approver: string, outcome: DecisionAttempt['outcome'], approvalId = 'approval-1') => ({
+      at: new Date().toISOString(),
+      approver,
+      channel: 'rest' as const,
+      approvalId,
+      workflowId: 'turn-1',
+      approved: true,
+      outcome,
+    });
+    // A few milliseconds apart: records are named by the millisecond they were written.
+    await a.record(attempt('ana', 'refused'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await b.record(attempt('bob', 'recorded'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await a.record(attempt('ana', 'repeat', 'approval-2'));
+    const third = new DecisionAudit({ shared: gateway() });
+    expect((await third.read({ approvalId: 'approval-1' })).map((x) => [x.approver, x.outcome])).toEqual([
+      ['ana', 'refused'],
+      ['bob', 'recorded'],
+    ]);
+    expect((await b.read({ workflowId: 'turn-1' })).map((x) => x.approver)).toEqual(['ana', 'bob', 'ana']);
+    // Without a shared store, a gateway answers with its own attempts only.
+    expect(a.list().map((x) => x.approver)).toEqual(['ana', 'ana']);
+  });
+});
