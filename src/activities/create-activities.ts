@@ -1,7 +1,9 @@
 import OpenAI from 'openai';
 import type { OperatorPolicy } from '../policy';
 import type { TurnActivityLimits } from '../protocol';
-import type { ContentStore } from '../store';
+import { Context } from '@temporalio/activity';
+import type { ToolResultOutput } from '../protocol';
+import { storeLargeOutput, type ContentStore } from '../store';
 import { ToolRegistry, type Tool } from '../tools';
 import type { TollgateActivities, ToolApprovalPolicy } from './activity-types';
 import { createCallModel, type ModelCall, type ModelConnection } from './call-model';
@@ -57,7 +59,7 @@ export function createActivities(options: {
   const callModel = callModelThrough({ client, defaultModel: options.model.model });
   const { executeTool, validateToolOutput } = createToolActivities(registry);
   return {
-    validateToolOutput,
+    validateToolOutput: storingLargeOutputs(validateToolOutput, options.store),
     notifyApproval: createNotifyApproval(options.notifiers ?? []),
     awaitTurnOutcome,
     ...createTurnActivities({
@@ -78,4 +80,24 @@ function callModelThrough(connection: ModelConnection): ModelCall {
   const chat = createCallModel(connection);
   const responses = createCallModelResponses(connection);
   return (input, sink) => (input.api === 'responses' ? responses(input, sink) : chat(input, sink));
+}
+
+/**
+ * A client tool's output, once valid, as the turn keeps it: a large one is stored and the turn gets a preview whose
+ * `providerOptions.tollgate.contentRef` names it, as for a worker's tool. Without it a few large outputs would
+ * carry the next model step's input past Temporal's payload limit, and the turn could not go on.
+ */
+function storingLargeOutputs(
+  validate: TollgateActivities['validateToolOutput'],
+  store: ContentStore,
+): TollgateActivities['validateToolOutput'] {
+  return async (input) => {
+    const validation = await validate(input);
+    if (!validation.valid) return validation;
+    const turn = Context.current().info.workflowExecution?.workflowId;
+    const part = { type: 'tool-result' as const, toolCallId: 'client-output', toolName: input.toolName };
+    const stored = await storeLargeOutput(store, { ...part, output: validation.output }, turn);
+    if (stored.output === validation.output) return validation;
+    return { valid: true, output: { ...stored.output, providerOptions: stored.providerOptions } as ToolResultOutput };
+  };
 }

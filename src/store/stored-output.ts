@@ -7,9 +7,14 @@ const previewCharacters = 300;
 
 type StubLike = { providerOptions?: Record<string, Record<string, unknown>> };
 
-/** The reference a stubbed part carries, if any. */
-export function storedContentRef(part: StubLike): string | undefined {
-  const ref = part.providerOptions?.tollgate?.contentRef;
+/**
+ * The reference a stubbed part carries, if any: on the part (a worker's tool), or on its output (a client tool's
+ * output, stored when it was submitted, before the turn wrote the part).
+ */
+export function storedContentRef(part: StubLike & { output?: unknown }): string | undefined {
+  const ref =
+    part.providerOptions?.tollgate?.contentRef ??
+    (part.output as StubLike | undefined)?.providerOptions?.tollgate?.contentRef;
   return isContentRef(ref) ? ref : undefined;
 }
 
@@ -17,8 +22,10 @@ export function storedContentRef(part: StubLike): string | undefined {
  * The turn a stubbed part says produced its output (`providerOptions.tollgate.contentTurn`), if it names one. A ref
  * is read through this turn: whoever may read the turn, and finds the ref among its messages, may read the content.
  */
-export function storedContentTurn(part: StubLike): string | undefined {
-  const turn = part.providerOptions?.tollgate?.contentTurn;
+export function storedContentTurn(part: StubLike & { output?: unknown }): string | undefined {
+  const turn =
+    part.providerOptions?.tollgate?.contentTurn ??
+    (part.output as StubLike | undefined)?.providerOptions?.tollgate?.contentTurn;
   return typeof turn === 'string' && turn.length > 0 ? turn : undefined;
 }
 
