@@ -3,7 +3,8 @@ export type ConnectionProblem = { type: 'unavailable'; detail: string } | { type
 
 // gRPC status codes that mean "nobody answered": UNAVAILABLE, DEADLINE_EXCEEDED, CANCELLED.
 const unavailableCodes = new Set([14, 4, 1]);
-const unavailableText = /ECONNREFUSED|ECONNRESET|UNAVAILABLE|No connection established|Failed to connect|DEADLINE_EXCEEDED|Deadline exceeded|socket hang up|Call cancelled/i;
+const unavailableText =
+  /ECONNREFUSED|ECONNRESET|UNAVAILABLE|No connection established|Failed to connect|DEADLINE_EXCEEDED|Deadline exceeded|socket hang up|Call cancelled/i;
 
 /** Classifies an error from a Temporal call: a server that is down or restarting, or anything else. */
 export function connectionProblemOf(error: unknown): ConnectionProblem {

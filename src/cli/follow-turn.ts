@@ -1,7 +1,7 @@
 import type { TollgateClient } from '../client';
 import type { AgentTurnResult, AgentTurnState, ToolApprovalAuditEntry } from '../protocol';
 import { commandName } from './command-name';
-import { connectionProblemOf, temporalUnavailableMessage } from './connection-problem';
+import { connectionProblemOf } from './connection-problem';
 import { clip, formatDecision, formatMessage, formatPending } from './format-turn';
 
 const pollIntervalMs = 300;
@@ -53,7 +53,7 @@ export async function followTurn(tollgate: TollgateClient, workflowId: string, o
     const problem = connectionProblemOf(error);
     const notice =
       problem.type === 'unavailable'
-        ? `${temporalUnavailableMessage(options.address, problem.detail).split('. ')[0]}, retrying…`
+        ? `Temporal unavailable at ${options.address}, retrying… (${clip(problem.detail)}; is \`npm run dev\` still running?)`
         : `Cannot read turn ${workflowId} yet (${clip(problem.detail)}): is a Tollgate worker running? Retrying…`;
     if (notice !== outage) print(notice);
     outage = notice;
@@ -96,11 +96,14 @@ export async function followTurn(tollgate: TollgateClient, workflowId: string, o
 export class TurnNotFoundError extends Error {
   override readonly name = 'TurnNotFoundError';
   constructor(readonly workflowId: string) {
-    super(`No turn "${workflowId}" in this namespace (see the id \`${commandName()} run\` printed, or the Temporal UI).`);
+    super(
+      `No turn "${workflowId}" in this namespace (see the id \`${commandName()} run\` printed, or the Temporal UI).`,
+    );
   }
 }
 
-type Watched = { type: 'done'; result: AgentTurnResult } | { type: 'failed'; error: Error } | { type: 'lost'; error: unknown };
+type Watched =
+  { type: 'done'; result: AgentTurnResult } | { type: 'failed'; error: Error } | { type: 'lost'; error: unknown };
 
 /** The turn's result; a lost connection is a value, so the caller waits for it again. */
 async function watchResult(tollgate: TollgateClient, workflowId: string): Promise<Watched> {

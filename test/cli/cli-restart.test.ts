@@ -106,7 +106,9 @@ describe('tollgate run through a dev stack restart', () => {
     expect(run.exitCode).toBeNull();
     dev = await startDev();
 
-    const approved = await execFileAsync(process.execPath, [cliPath, 'approve', approvalId!], { env: cliEnvironment() });
+    const approved = await execFileAsync(process.execPath, [cliPath, 'approve', approvalId!], {
+      env: cliEnvironment(),
+    });
     expect(approved.stdout).toMatch(/writeFile approved/);
     expect(await exited).toBe(0);
     expect(output).toMatch(/⇒ writeFile approved/);
