@@ -1,6 +1,7 @@
 import type { TollgateClient } from '../client';
 import type { AgentTurnState } from '../protocol';
 import { commandName } from './command-name';
+import { TurnNotFoundError } from './follow-turn';
 import { clip, formatDecision, formatMessage, formatPending } from './format-turn';
 
 /** `tollgate status <turnId>`: where a turn is, what it waits for, what was decided; `--json` for the raw state. */
@@ -8,7 +9,9 @@ export async function statusCommand(
   tollgate: Pick<TollgateClient, 'state'>,
   options: { workflowId: string; json?: boolean },
 ): Promise<void> {
-  const state = await tollgate.state(options.workflowId);
+  const state = await tollgate.state(options.workflowId).catch((error: unknown) => {
+    throw (error as Error).name === 'WorkflowNotFoundError' ? new TurnNotFoundError(options.workflowId) : error;
+  });
   if (options.json) {
     console.log(JSON.stringify(state, null, 2));
     return;

@@ -206,10 +206,15 @@ describe('tollgate CLI', () => {
     }
   });
 
-  it('says clearly when an approvalId is unknown', async () => {
+  it('says clearly when an approvalId or a turn id is unknown', async () => {
     const result = await tollgate('approve', 'not-an-id');
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/Unknown approvalId "not-an-id"/);
+    for (const command of ['status', 'follow']) {
+      const unknown = await tollgate(command, 'no-such-turn');
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toMatch(/^tollgate: No turn "no-such-turn"/);
+    }
   });
 
   it('lets a bot in another language decide with `temporal workflow signal`', async () => {
