@@ -1,5 +1,5 @@
 import type { TollgateClient } from '../client';
-import type { AgentTurnResult, AgentTurnState, ToolApprovalAuditEntry } from '../protocol';
+import type { AgentTurnResult, AgentTurnState } from '../protocol';
 import { commandName } from './command-name';
 import { connectionProblemOf } from './connection-problem';
 import { clip, formatDecision, formatMessage, formatPending } from './format-turn';
@@ -37,7 +37,7 @@ export async function followTurn(tollgate: TollgateClient, workflowId: string, o
       shownApprovals.add(approval.approvalId);
       print(formatPending(approval).join('\n'));
     }
-    for (const entry of state.audit as ToolApprovalAuditEntry[]) {
+    for (const entry of state.audit) {
       // A quorum's vote and its final outcome are two lines.
       const key = `${entry.approvalId} ${entry.decision}`;
       if (shownOutcomes.has(key)) continue;
@@ -64,31 +64,45 @@ export async function followTurn(tollgate: TollgateClient, workflowId: string, o
     print(`Connected again; following turn ${workflowId}.`);
   };
 
-  let outcome = watchResult(tollgate, workflowId);
-  let answered = false;
-  for (;;) {
-    try {
-      show(await tollgate.state(workflowId));
-      answered = true;
+  // Ctrl-C leaves the turn running (it is durable): say how to pick it up again.
+  const leave = () => {
+    print(`\nTurn ${workflowId} keeps running. Follow it again: ${commandName()} follow ${workflowId}`);
+    process.exit(130);
+  };
+  process.once('SIGINT', leave);
+  try {
+    await followUntilDone();
+  } finally {
+    process.removeListener('SIGINT', leave);
+  }
+
+  async function followUntilDone(): Promise<void> {
+    let outcome = watchResult(tollgate, workflowId);
+    let answered = false;
+    for (;;) {
+      try {
+        show(await tollgate.state(workflowId));
+        answered = true;
+        recovered();
+      } catch (error) {
+        if (isNotFound(error)) throw new TurnNotFoundError(workflowId);
+        // A brand-new turn can race its first workflow task; anything else is a restart in progress.
+        if (answered || outage !== undefined || connectionProblemOf(error).type === 'unavailable') trouble(error);
+      }
+      const settled = await Promise.race([outcome, sleep(outage === undefined ? pollIntervalMs : retryIntervalMs)]);
+      if (settled === undefined) continue;
+      if (settled.type === 'lost') {
+        trouble(settled.error);
+        outcome = watchResult(tollgate, workflowId);
+        continue;
+      }
+      if (settled.type === 'failed') throw settled.error;
       recovered();
-    } catch (error) {
-      if (isNotFound(error)) throw new TurnNotFoundError(workflowId);
-      // A brand-new turn can race its first workflow task; anything else is a restart in progress.
-      if (answered || outage !== undefined || connectionProblemOf(error).type === 'unavailable') trouble(error);
+      const result = settled.result;
+      show(result);
+      print(`Turn ${result.status} after ${result.steps} step${result.steps === 1 ? '' : 's'}.`);
+      return;
     }
-    const settled = await Promise.race([outcome, sleep(outage === undefined ? pollIntervalMs : retryIntervalMs)]);
-    if (settled === undefined) continue;
-    if (settled.type === 'lost') {
-      trouble(settled.error);
-      outcome = watchResult(tollgate, workflowId);
-      continue;
-    }
-    if (settled.type === 'failed') throw settled.error;
-    recovered();
-    const result = settled.result;
-    show(result);
-    print(`Turn ${result.status} after ${result.steps} step${result.steps === 1 ? '' : 's'}.`);
-    return;
   }
 }
 

@@ -168,16 +168,6 @@ async function connectToTemporal(): Promise<TollgateClient> {
   }
 }
 
-// Ctrl-C leaves the turn running (it is durable); say how to pick it up again.
-process.once('SIGINT', () => {
-  const [command, ...rest] = process.argv.slice(2).filter((arg) => !arg.startsWith('-'));
-  if (command === 'follow' && rest[0])
-    console.error(`\nThe turn keeps running. Follow it again: ${commandName()} follow ${rest[0]}`);
-  else if (command === 'run')
-    console.error(`\nThe turn keeps running. Follow it again: ${commandName()} follow <turnId printed above>`);
-  process.exit(130);
-});
-
 main().catch((err: unknown) => {
   const error = err as Error;
   if (

@@ -34,6 +34,8 @@ function cliEnvironment(): NodeJS.ProcessEnv {
     // Not the repository's own .tollgate, where a running `npm run dev` leaves its gateway for the CLI.
     TOLLGATE_STATE_DIR: path.join(os.tmpdir(), 'tollgate-cli-test-state'),
     TOLLGATE_GATEWAY_URL: '',
+    // As a CLI on the PATH (jest under npx would pass on `exec`, and hints would say `npx tollgate`).
+    npm_command: '',
   };
 }
 
@@ -156,6 +158,19 @@ describe('tollgate CLI', () => {
     expect(status.stdout).toContain('⏸ deploy {"service":"api"}');
     const raw = JSON.parse((await tollgate('status', workflowId, '--json')).stdout) as { pending: unknown[] };
     expect(raw.pending).toHaveLength(2);
+
+    // Ctrl-C leaves the turn running and says how to pick it up again.
+    const interrupted = spawn(process.execPath, [cliPath, 'follow', workflowId], { env: cliEnvironment() });
+    let interruptedOutput = '';
+    interrupted.stdout.on('data', (chunk: Buffer) => (interruptedOutput += chunk.toString()));
+    const interruptedExit = new Promise<number | null>((resolve) => interrupted.once('exit', resolve));
+    await waitFor(
+      async () => interruptedOutput,
+      (text) => text.includes('⏸ deploy'),
+    );
+    interrupted.kill('SIGINT');
+    expect(await interruptedExit).toBe(130);
+    expect(interruptedOutput).toContain(`Follow it again: tollgate follow ${workflowId}`);
 
     // `follow` picks the turn up; the first decision shows before the step's last one arrives.
     const child = spawn(process.execPath, [cliPath, 'follow', workflowId], { env: cliEnvironment() });
