@@ -156,8 +156,13 @@ function temporalAddress(): string {
 async function connectToTemporal(): Promise<TollgateClient> {
   const settings = temporalSettingsFromEnvironment();
   const address = temporalAddress();
-  const probe = await probeEndpoint(address);
-  if (probe.type !== 'open') throw new TemporalUnavailableError(temporalUnavailableMessage(address, probe.detail));
+  // Through a proxy only gRPC itself knows the way (as in the worker's preflight).
+  const proxied = ['grpc_proxy', 'https_proxy', 'http_proxy', 'GRPC_PROXY', 'HTTPS_PROXY', 'HTTP_PROXY'].some(
+    (name) => process.env[name],
+  );
+  const probe = proxied ? undefined : await probeEndpoint(address);
+  if (probe && probe.type !== 'open')
+    throw new TemporalUnavailableError(temporalUnavailableMessage(address, probe.detail));
   try {
     return await TollgateClient.connect({
       ...settings,
