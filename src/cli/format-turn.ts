@@ -1,5 +1,6 @@
 import { neutraliseText } from '../gateway/decisions/neutralise-text';
-import type { ModelMessage, PendingToolApproval, ToolResultOutput } from '../protocol';
+import type { ModelMessage, PendingToolApproval, ToolApprovalAuditEntry, ToolResultOutput } from '../protocol';
+import { commandName } from './command-name';
 
 const maxShown = 400;
 
@@ -26,8 +27,16 @@ function describeOutput(output: ToolResultOutput): string {
   }
 }
 
+/** How {@link formatMessage} names decisions: by tool, leaving out the ones already shown. */
+export interface FormatMessageOptions {
+  /** The tool an approvalId asked for, when known. */
+  toolNameOf?: (approvalId: string) => string | undefined;
+  /** Decisions already printed (as they arrived), not repeated. */
+  shownDecisions?: ReadonlySet<string>;
+}
+
 /** Lines a person reads for one message of a turn. */
-export function formatMessage(message: ModelMessage): string[] {
+export function formatMessage(message: ModelMessage, options: FormatMessageOptions = {}): string[] {
   if (typeof message.content === 'string') {
     return message.role === 'assistant' ? [`assistant: ${neutraliseText(message.content)}`] : [];
   }
@@ -44,8 +53,10 @@ export function formatMessage(message: ModelMessage): string[] {
         const mark = part.output.type === 'execution-denied' ? '✗' : part.output.type.startsWith('error') ? '!' : '✓';
         return [`  ${mark} ${clip(part.toolName)}: ${describeOutput(part.output)}`];
       }
+      if (options.shownDecisions?.has(part.approvalId)) return [];
+      const tool = options.toolNameOf?.(part.approvalId);
       return [
-        `  ${part.approved ? 'approved' : 'denied'} ${clip(part.approvalId)}${part.reason ? ` (${clip(part.reason)})` : ''}`,
+        `  ${part.approved ? 'approved' : 'denied'} ${tool ? clip(tool) : clip(part.approvalId)}${part.reason ? ` (${clip(part.reason)})` : ''}`,
       ];
     });
   }
@@ -58,6 +69,13 @@ export function formatPending(approval: PendingToolApproval & { workflowId?: str
     `⏸ ${clip(approval.toolName)} ${clip(JSON.stringify(approval.input) ?? '')}`,
     `    approvalId ${clip(approval.approvalId)}${approval.workflowId ? `  (turn ${clip(approval.workflowId)})` : ''}`,
     `    requested ${approval.requestedAt}${approval.expiresAt ? `, expires ${approval.expiresAt}` : ''}`,
-    `    decide:  tollgate approve ${approval.approvalId}   |   tollgate deny ${approval.approvalId} --reason "..."`,
+    `    decide:  ${commandName()} approve ${approval.approvalId}   |   ${commandName()} deny ${approval.approvalId} --reason "..."`,
   ];
+}
+
+/** One line for a decision as it arrives: tool, outcome, who, why. */
+export function formatDecision(entry: ToolApprovalAuditEntry): string {
+  const by = entry.approver ? ` by ${clip(entry.approver)}` : '';
+  const why = entry.reason ? ` (${clip(entry.reason)})` : '';
+  return `  ⇒ ${clip(entry.toolName)} ${entry.decision}${by}${why}`;
 }

@@ -1,12 +1,19 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { GatewayClient, isApprovalDecisionError, TollgateClient } from '../client';
+import { isApprovalDecisionError, TollgateClient } from '../client';
+import { GatewayClient, isGatewayUnreachableError } from '../client/gateway-client';
+import { probeEndpoint } from '../client/probe-endpoint';
+import { temporalSettingsFromEnvironment } from '../client/temporal-settings';
+import { commandName } from './command-name';
+import { connectionProblemOf, temporalUnavailableMessage } from './connection-problem';
 import { decideCommand } from './decide-command';
+import { followTurn } from './follow-turn';
 import { pendingCommand } from './pending-command';
 import { runCommand } from './run-command';
+import { statusCommand } from './status-command';
 
-const usage = `Usage: tollgate <command> [options]
+const usage = `Usage: ${commandName()} <command> [options]
 
 Commands:
   run "<prompt>"            start an agent turn and follow it until it ends (Ctrl-C leaves it running)
@@ -17,6 +24,7 @@ Commands:
       --model-steps MODE      activity (default: live text, each step its own activity) or local
                               (local activities: fewer history events, for turns nobody watches live)
       --detach                print the turn id and return at once
+  follow <turnId>           follow a running turn again (after Ctrl-C, a closed terminal, a restart)
   pending                   list approvals waiting for a decision
       --workflow-id ID        only this turn's
       --json                  machine-readable output
@@ -24,7 +32,8 @@ Commands:
   deny <approvalId>         deny a pending tool call
       --reason TEXT           why (the model reads it)
       --approver NAME         who decides (default: $USER)
-  status <workflowId>       show a turn's state
+  status <turnId>           show a turn's state: what it waits for, what was decided
+      --json                  the raw state, machine-readable
 
 Connection: TEMPORAL_ADDRESS (default localhost:7233), TEMPORAL_NAMESPACE, TOLLGATE_TASK_QUEUE (default tollgate).
 Without Temporal access, pending/approve/deny go through the approval gateway instead:
@@ -70,12 +79,12 @@ async function main(): Promise<void> {
     }
     return;
   }
-  const tollgate = await TollgateClient.connect();
+  const tollgate = await connectToTemporal();
   try {
     switch (command) {
       case 'run': {
         const prompt = rest.join(' ').trim();
-        if (!prompt) throw new UsageError('run needs a prompt: tollgate run "write hello to notes.txt"');
+        if (!prompt) throw new UsageError(`run needs a prompt: ${commandName()} run "write hello to notes.txt"`);
         const maxSteps = values['max-steps'] === undefined ? undefined : Number(values['max-steps']);
         if (maxSteps !== undefined && !Number.isInteger(maxSteps))
           throw new UsageError('--max-steps takes a whole number');
@@ -91,7 +100,14 @@ async function main(): Promise<void> {
           tools: values.tools?.split(',').map((name) => name.trim()),
           workflowId: values['workflow-id'],
           detach: values.detach,
+          address: temporalAddress(),
         });
+        return;
+      }
+      case 'follow': {
+        const [workflowId] = rest;
+        if (!workflowId) throw new UsageError(`follow needs a turn id: ${commandName()} follow <turnId>`);
+        await followTurn(tollgate, workflowId, { address: temporalAddress() });
         return;
       }
       case 'pending':
@@ -100,7 +116,7 @@ async function main(): Promise<void> {
       case 'approve':
       case 'deny': {
         const [approvalId] = rest;
-        if (!approvalId) throw new UsageError(`${command} needs an approvalId (see: tollgate pending)`);
+        if (!approvalId) throw new UsageError(`${command} needs an approvalId (see: ${commandName()} pending)`);
         await decideCommand(tollgate, {
           approvalId,
           approved: command === 'approve',
@@ -111,8 +127,8 @@ async function main(): Promise<void> {
       }
       case 'status': {
         const [workflowId] = rest;
-        if (!workflowId) throw new UsageError('status needs a turn id');
-        console.log(JSON.stringify(await tollgate.state(workflowId), null, 2));
+        if (!workflowId) throw new UsageError(`status needs a turn id: ${commandName()} status <turnId>`);
+        await statusCommand(tollgate, { workflowId, json: values.json });
         return;
       }
       default:
@@ -127,10 +143,65 @@ class UsageError extends Error {
   override readonly name = 'UsageError';
 }
 
-main().catch((err) => {
-  if (err instanceof UsageError || isApprovalDecisionError(err) || (err as Error).name === 'TypeError') {
-    console.error(`tollgate: ${(err as Error).message}`);
+/** Temporal is not there: said in one paragraph with the address and the fix, never as a stack trace. */
+class TemporalUnavailableError extends Error {
+  override readonly name = 'TemporalUnavailableError';
+}
+
+function temporalAddress(): string {
+  return temporalSettingsFromEnvironment().connectionOptions.address ?? 'localhost:7233';
+}
+
+/** Connects, failing at once (not after gRPC's timeout) when nothing listens at the address. */
+async function connectToTemporal(): Promise<TollgateClient> {
+  const settings = temporalSettingsFromEnvironment();
+  const address = temporalAddress();
+  // Through a proxy only gRPC itself knows the way (as in the worker's preflight).
+  const proxied = ['grpc_proxy', 'https_proxy', 'http_proxy', 'GRPC_PROXY', 'HTTPS_PROXY', 'HTTP_PROXY'].some(
+    (name) => process.env[name],
+  );
+  const probe = proxied ? undefined : await probeEndpoint(address);
+  if (probe && probe.type !== 'open')
+    throw new TemporalUnavailableError(temporalUnavailableMessage(address, probe.detail));
+  try {
+    return await TollgateClient.connect({
+      ...settings,
+      connectionOptions: { ...settings.connectionOptions, connectTimeout: 5_000 },
+    } as typeof settings);
+  } catch (error) {
+    throw new TemporalUnavailableError(temporalUnavailableMessage(address, connectionProblemOf(error).detail));
+  }
+}
+
+main().catch((err: unknown) => {
+  const error = err as Error;
+  if (
+    err instanceof UsageError ||
+    isApprovalDecisionError(err) ||
+    error.name === 'TypeError' ||
+    error.name === 'TurnNotFoundError'
+  ) {
+    console.error(`tollgate: ${error.message}`);
     process.exit(2);
+  }
+  if (error.name === 'TemporalUnavailableError' || isGatewayUnreachableError(err)) {
+    console.error(`tollgate: ${error.message}`);
+    process.exit(1);
+  }
+  if (error.name === 'WorkflowFailedError') {
+    const cause = (error.cause as Error | undefined)?.message;
+    console.error(`tollgate: the turn ended without a result: ${error.message}${cause ? ` (${cause})` : ''}`);
+    process.exit(1);
+  }
+  if (connectionProblemOf(err).type === 'unavailable') {
+    let address = 'localhost:7233';
+    try {
+      address = temporalAddress();
+    } catch {
+      // The settings were the problem; the message below still says what failed.
+    }
+    console.error(`tollgate: ${temporalUnavailableMessage(address, connectionProblemOf(err).detail)}`);
+    process.exit(1);
   }
   console.error(err);
   process.exit(1);

@@ -9,6 +9,28 @@ const codeOfStatus: Record<number, ApprovalDecisionErrorCode> = {
   409: 'conflict',
 };
 
+/** The gateway did not answer at all (nothing listens, wrong host); the message names the address and the fix. */
+export class GatewayUnreachableError extends Error {
+  override readonly name = 'GatewayUnreachableError';
+  constructor(
+    /** The address tried. */
+    readonly baseUrl: string,
+    cause: unknown,
+  ) {
+    const reason = (cause as { cause?: { code?: string; message?: string } }).cause;
+    super(
+      `cannot reach the approval gateway at ${baseUrl} (${reason?.code ?? reason?.message ?? (cause as Error).message}). ` +
+        `Is \`npm run dev\` (or \`npm run gateway\`) running? Elsewhere, pass --gateway URL or set TOLLGATE_GATEWAY_URL.`,
+      { cause },
+    );
+  }
+}
+
+/** True for a {@link GatewayUnreachableError}, also across module copies. */
+export function isGatewayUnreachableError(error: unknown): error is GatewayUnreachableError {
+  return error instanceof Error && error.name === 'GatewayUnreachableError';
+}
+
 /**
  * The approval gateway's REST API, for people and services without Temporal access. The approver is
  * the identity the gateway maps the token to.
@@ -41,14 +63,19 @@ export class GatewayClient {
   }
 
   private async request(method: string, path: string, body?: unknown, approvalId?: string): Promise<unknown> {
-    const response = await fetch(new URL(path, this.baseUrl), {
-      method,
-      headers: {
-        authorization: `Bearer ${this.token}`,
-        ...(body !== undefined && { 'content-type': 'application/json' }),
-      },
-      ...(body !== undefined && { body: JSON.stringify(body) }),
-    });
+    let response: Response;
+    try {
+      response = await fetch(new URL(path, this.baseUrl), {
+        method,
+        headers: {
+          authorization: `Bearer ${this.token}`,
+          ...(body !== undefined && { 'content-type': 'application/json' }),
+        },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      });
+    } catch (error) {
+      throw new GatewayUnreachableError(this.baseUrl, error);
+    }
     const payload = (await response.json().catch(() => ({}))) as { detail?: string; title?: string };
     if (response.ok) return payload;
     const message = payload.detail ?? payload.title ?? `HTTP ${response.status}`;

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { findFreePort } from '../../src/dev/ports';
 import { resolveTemporalCli } from '../../src/dev/temporal-cli';
 import {
   createTestEnvironment,
@@ -33,12 +34,21 @@ function cliEnvironment(): NodeJS.ProcessEnv {
     // Not the repository's own .tollgate, where a running `npm run dev` leaves its gateway for the CLI.
     TOLLGATE_STATE_DIR: path.join(os.tmpdir(), 'tollgate-cli-test-state'),
     TOLLGATE_GATEWAY_URL: '',
+    // As a CLI on the PATH (jest under npx would pass on `exec`, and hints would say `npx tollgate`).
+    npm_command: '',
   };
 }
 
 async function tollgate(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  return tollgateWith(cliEnvironment(), ...args);
+}
+
+async function tollgateWith(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [cliPath, ...args], { env: cliEnvironment() });
+    const { stdout, stderr } = await execFileAsync(process.execPath, [cliPath, ...args], { env });
     return { stdout, stderr, code: 0 };
   } catch (error) {
     const failed = error as { stdout: string; stderr: string; code: number };
@@ -121,10 +131,105 @@ describe('tollgate CLI', () => {
     expect(refused.stderr).toMatch(/--model-steps takes activity or local/);
   });
 
-  it('says clearly when an approvalId is unknown', async () => {
+  it('shows each decision in `follow` as it arrives, by tool name, and `status` reads as text (--json for the raw state)', async () => {
+    const marker = uniqueMarker();
+    environment.model.scriptFor(
+      marker,
+      {
+        toolCalls: [
+          { id: `${marker}-1`, name: 'deleteFile', arguments: { path: 'a.txt' } },
+          { id: `${marker}-2`, name: 'deploy', arguments: { service: 'api' } },
+        ],
+      },
+      { text: 'Half done.' },
+    );
+    const started = await tollgateWith(
+      { ...cliEnvironment(), npm_command: 'exec' },
+      'run',
+      `${marker} two`,
+      '--detach',
+    );
+    const workflowId = /Started turn (\S+)/.exec(started.stdout)![1]!;
+    expect(started.stdout).toContain(`npx tollgate follow ${workflowId}`);
+    const [first, second] = await waitForPending(environment.tollgate.turn(workflowId), 2);
+
+    const status = await tollgate('status', workflowId);
+    expect(status.stdout).toMatch(new RegExp(`^Turn ${workflowId}: awaiting-approval, 1 step, 2 waiting for approval`));
+    expect(status.stdout).toContain('⏸ deploy {"service":"api"}');
+    const raw = JSON.parse((await tollgate('status', workflowId, '--json')).stdout) as { pending: unknown[] };
+    expect(raw.pending).toHaveLength(2);
+
+    // Ctrl-C leaves the turn running and says how to pick it up again.
+    const interrupted = spawn(process.execPath, [cliPath, 'follow', workflowId], { env: cliEnvironment() });
+    let interruptedOutput = '';
+    interrupted.stdout.on('data', (chunk: Buffer) => (interruptedOutput += chunk.toString()));
+    const interruptedExit = new Promise<number | null>((resolve) => interrupted.once('exit', resolve));
+    await waitFor(
+      async () => interruptedOutput,
+      (text) => text.includes('⏸ deploy'),
+    );
+    interrupted.kill('SIGINT');
+    expect(await interruptedExit).toBe(130);
+    expect(interruptedOutput).toContain(`Follow it again: tollgate follow ${workflowId}`);
+
+    // `follow` picks the turn up; the first decision shows before the step's last one arrives.
+    const child = spawn(process.execPath, [cliPath, 'follow', workflowId], { env: cliEnvironment() });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    await waitFor(
+      async () => output,
+      (text) => text.includes('⏸ deploy'),
+    );
+    const byTool = Object.fromEntries([first!, second!].map((approval) => [approval.toolName, approval.approvalId]));
+    await tollgate('approve', byTool.deleteFile!);
+    await waitFor(
+      async () => output,
+      (text) => text.includes('⇒ deleteFile approved by cli-user'),
+    );
+    expect(output).not.toContain('⇒ deploy');
+    expect(output).not.toContain(`approved ${byTool.deleteFile}`);
+    await tollgate('deny', byTool.deploy!, '--reason', 'not today');
+    expect(await exited).toBe(0);
+    expect(output).toContain('⇒ deploy denied by cli-user (not today)');
+    expect(output).toMatch(/Turn completed after 2 steps/);
+  });
+
+  it('names the address and the fix when Temporal or the gateway is not there, without a stack trace', async () => {
+    const port = await findFreePort('127.0.0.1');
+    const startedAt = Date.now();
+    const noTemporal = await tollgateWith(
+      { ...cliEnvironment(), TEMPORAL_ADDRESS: `127.0.0.1:${port}` },
+      'status',
+      'x',
+    );
+    expect(Date.now() - startedAt).toBeLessThan(8_000);
+    expect(noTemporal.code).toBe(1);
+    expect(noTemporal.stderr).toMatch(new RegExp(`^tollgate: Temporal unavailable at 127\\.0\\.0\\.1:${port}`));
+    expect(noTemporal.stderr).toContain('npm run dev');
+    expect(noTemporal.stderr).not.toMatch(/\n\s+at /);
+
+    for (const args of [['pending'], ['approve', 'some-id']]) {
+      const noGateway = await tollgate(...args, '--gateway', `http://127.0.0.1:${port}`, '--token', 't');
+      expect(noGateway.code).toBe(1);
+      expect(noGateway.stderr).toMatch(
+        new RegExp(`cannot reach the approval gateway at http://127\\.0\\.0\\.1:${port}`),
+      );
+      expect(noGateway.stderr).toContain('TOLLGATE_GATEWAY_URL');
+      expect(noGateway.stderr).not.toMatch(/\n\s+at /);
+    }
+  });
+
+  it('says clearly when an approvalId or a turn id is unknown', async () => {
     const result = await tollgate('approve', 'not-an-id');
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/Unknown approvalId "not-an-id"/);
+    for (const command of ['status', 'follow']) {
+      const unknown = await tollgate(command, 'no-such-turn');
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toMatch(/^tollgate: No turn "no-such-turn"/);
+    }
   });
 
   it('lets a bot in another language decide with `temporal workflow signal`', async () => {
