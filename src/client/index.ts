@@ -20,4 +20,5 @@ export {
   temporalSettingsFromEnvironment,
   type TemporalSettings,
 } from './temporal-settings';
+export { GatewayUnreachableError, isGatewayUnreachableError } from './gateway-client';
 export { newTurnId, TollgateClient, type Decision, type PendingApprovalOfTurn } from './tollgate-client';
