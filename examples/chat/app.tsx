@@ -194,6 +194,17 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
       },
     }),
     // Each decision goes as soon as it is made, so none waits in this page for the others (a reload would lose it).
+    // A message the gateway refused (4xx) never reached the conversation: take it off the chat, back into the box.
+    onError: (refusal) => {
+      const statusCode = (refusal as { statusCode?: number }).statusCode;
+      if (statusCode === undefined || statusCode < 400 || statusCode >= 500) return;
+      setMessages((all) => {
+        const last = all.at(-1);
+        if (last?.role !== 'user') return all;
+        setInput(last.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n'));
+        return all.slice(0, -1);
+      });
+    },
     sendAutomaticallyWhen: ({ messages: all }) =>
       all.some((message) =>
         message.parts.some(

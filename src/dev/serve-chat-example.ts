@@ -17,6 +17,7 @@ const page = (config: object) => `<!doctype html>
 <style>
 body { font: 15px/1.5 system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
 .message { margin: .75rem 0; padding: .5rem .75rem; border-radius: .5rem; overflow-wrap: anywhere; }
+.message p { max-height: 24rem; overflow: auto; }
 .message.queued { border: 1px dashed #8aa2d8; }
 pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 20rem; overflow: auto; }
 .arguments { margin: .3rem 0; } .arguments div { display: flex; gap: .5rem; } .arguments dt { font-weight: 600; } .arguments dd { margin: 0; overflow-wrap: anywhere; }

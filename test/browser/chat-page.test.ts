@@ -261,17 +261,25 @@ describe('the example chat page in a browser', () => {
       expect(await error.textContent()).toBe(
         'The message has 120,000 characters; a chat message may have at most 100,000. Shorten it, or attach the text as a file.',
       );
+      // The refused message is not shown as sent: it is back in the box, to shorten.
+      expect(await page.getByTestId('message-user').count()).toBe(1);
+      expect((await page.getByTestId('input').inputValue()).length).toBe(120_000);
       // Nothing runs past the page's right edge.
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await keepScreenshot(page, 'oversized-message');
 
-      // The chat id is not broken: its history loads and a next message is answered.
-      await page.reload();
-      await page.getByText('Short and fine.').waitFor({ timeout: 20_000 });
-      expect(await page.getByTestId('error').count()).toBe(0);
-      await page.getByTestId('input').fill('are you still there?');
+      // A long unbroken word that fits the limit wraps inside its message.
+      await page.getByTestId('input').fill(`${'y'.repeat(3_000)}`);
       await page.getByTestId('send').click();
       await page.getByText('Still here after the refusal.').waitFor({ timeout: 20_000 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await keepScreenshot(page, 'long-word');
+
+      // The chat id is not broken: its history loads after a reload, in order.
+      await page.reload();
+      await page.getByText('Still here after the refusal.').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('error').count()).toBe(0);
+      expect(await page.getByTestId('message-user').count()).toBe(2);
     });
     // No workflow saw the refused message: the model was asked twice, never with the long word.
     const requests = stack.model.requestsFor(marker);
