@@ -265,14 +265,14 @@ describe('the example chat page in a browser', () => {
       expect(await page.getByTestId('message-user').count()).toBe(1);
       expect((await page.getByTestId('input').inputValue()).length).toBe(120_000);
       // Nothing runs past the page's right edge.
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
       await keepScreenshot(page, 'oversized-message');
 
       // A long unbroken word that fits the limit wraps inside its message.
       await page.getByTestId('input').fill(`${'y'.repeat(3_000)}`);
       await page.getByTestId('send').click();
       await page.getByText('Still here after the refusal.').waitFor({ timeout: 20_000 });
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
       await keepScreenshot(page, 'long-word');
 
       // The chat id is not broken: its history loads after a reload, in order.
@@ -317,7 +317,7 @@ describe('the example chat page in a browser', () => {
       await approve.focus();
       await page.keyboard.press('Tab');
       const reason = page.getByLabel('Reason for denying deleteFile (optional)');
-      expect(await reason.evaluate((element) => element === document.activeElement)).toBe(true);
+      expect(await page.evaluate('document.activeElement.id')).toBe(await reason.getAttribute('id'));
       await page.keyboard.type('keep it');
       await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');
