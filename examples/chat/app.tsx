@@ -221,6 +221,27 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
     void addToolApprovalResponse({ id, approved, ...(reason !== undefined && { reason }) });
   };
 
+  const latest = useRef(messages);
+  latest.current = messages;
+  /**
+   * Streams the queued turn whose user message is `userMessageId`. Between two turns the conversation may not have
+   * started it yet (the resume route answers 204), so it tries again for a while.
+   */
+  const followQueuedTurn = async (userMessageId: string) => {
+    for (let attempt = 0; attempt < 40; attempt += 1) {
+      await resumeStream();
+      if (latest.current.at(-1)?.id !== userMessageId) return;
+      // Nothing runs: the turn has not started yet, or it has already ended (its answer is in the history).
+      const history = await loadHistory().catch(() => undefined);
+      const answered = history && history.findIndex((message) => message.id === userMessageId) < history.length - 1;
+      if (history && answered) {
+        setMessages(splitQueued(history).shown);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
+
   // Once the approval is decided and its turn has ended: the conversation's queued turn streams, then ours are sent.
   useEffect(() => {
     if (status !== 'ready' || waiting.length > 0) return;
@@ -228,7 +249,7 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
     if (next) {
       setServerQueued(rest);
       setMessages((all) => [...all, next]);
-      void resumeStream();
+      void followQueuedTurn(next.id);
       return;
     }
     const [text, ...later] = localQueued;
@@ -236,7 +257,7 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
       setLocalQueued(later);
       void sendMessage({ text });
     }
-  }, [status, waiting.length, serverQueued, localQueued, setMessages, resumeStream, sendMessage]);
+  }, [status, waiting.length, serverQueued, localQueued, setMessages, sendMessage]); // eslint-disable-line react-hooks/exhaustive-deps
 
   // New approvals, announced to screen readers.
   const announcement =

@@ -327,4 +327,57 @@ describe('the example chat page in a browser', () => {
     });
     expect(stack.runs.filter((run) => (run.input as { path?: string }).path === 'keyboard.txt')).toHaveLength(0);
   });
+
+  it('after a reload, shows a message the conversation queued behind an approval as queued, and Approve still decides', async () => {
+    const marker = uniqueMarker();
+    stack.model.scriptFor(
+      marker,
+      { toolCalls: [{ name: 'deleteFile', arguments: { path: 'elsewhere.txt' } }] },
+      { text: 'Deleted elsewhere.txt.' },
+      { text: 'Answer to the message from the other tab.' },
+    );
+    const chatId = `other-${marker.slice(6, 14)}`;
+    await inPage('server-queued', async (page) => {
+      await page.goto(`${example.url}/?chat=${chatId}`);
+      await page.getByTestId('input').fill(`${marker} delete elsewhere.txt`);
+      await page.getByTestId('send').click();
+      await page.getByTestId('approve').waitFor({ timeout: 20_000 });
+
+      // Another client (a second tab, a script) sends a message while the approval waits: the conversation queues it.
+      const gone = new AbortController();
+      void fetch(`${stack.gateway.url}/api/chat`, {
+        method: 'POST',
+        signal: gone.signal,
+        headers: { authorization: `Bearer ${testTokens.ana}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          id: chatId,
+          trigger: 'submit-message',
+          messages: [{ id: 'other', role: 'user', parts: [{ type: 'text', text: 'a message from the other tab' }] }],
+        }),
+      }).catch(() => undefined);
+      await waitFor(async () => (await stack.tollgate.conversationState(`chat:ana:${chatId}`)).queued.length === 1);
+      gone.abort();
+
+      await page.reload();
+      await page.getByTestId('queued-note').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('message-queued').textContent()).toContain('a message from the other tab');
+      await page.getByRole('button', { name: 'Approve deleteFile' }).click();
+      await page.getByText('Deleted elsewhere.txt.').waitFor({ timeout: 20_000 });
+      await page.getByText('Answer to the message from the other tab.').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('message-queued').count()).toBe(0);
+      expect(await page.getByTestId('message-user').allTextContents()).toEqual([
+        `${marker} delete elsewhere.txt`,
+        'a message from the other tab',
+      ]);
+    });
+    expect(stack.runs.filter((run) => (run.input as { path?: string }).path === 'elsewhere.txt')).toHaveLength(1);
+  });
 });
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('Timed out waiting.');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
