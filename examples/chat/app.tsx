@@ -88,7 +88,12 @@ function ToolCall({
             Approve
           </button>
           <label htmlFor={reasonId}>Reason for denying {tool} (optional)</label>
-          <input id={reasonId} data-testid="reason" value={reason} onChange={(event) => setReason(event.target.value)} />
+          <input
+            id={reasonId}
+            data-testid="reason"
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+          />
           <button
             data-testid="deny"
             disabled={busy}
@@ -163,7 +168,8 @@ function App() {
 function splitQueued(messages: UIMessage[]): { shown: UIMessage[]; queued: UIMessage[] } {
   let end = messages.length;
   while (end > 0 && messages[end - 1]?.role === 'user') end -= 1;
-  if (end === messages.length || waitingApprovals(messages[end - 1]).length === 0) return { shown: messages, queued: [] };
+  if (end === messages.length || waitingApprovals(messages[end - 1]).length === 0)
+    return { shown: messages, queued: [] };
   return { shown: messages.slice(0, end), queued: messages.slice(end) };
 }
 
@@ -257,7 +263,7 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
       setLocalQueued(later);
       void sendMessage({ text });
     }
-  }, [status, waiting.length, serverQueued, localQueued, setMessages, sendMessage]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [status, waiting.length, serverQueued, localQueued, setMessages, sendMessage]);
 
   // New approvals, announced to screen readers.
   const announcement =

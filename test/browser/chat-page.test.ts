@@ -221,9 +221,7 @@ describe('the example chat page in a browser', () => {
       await page.getByTestId('send').click();
       await page.getByTestId('approve').nth(1).waitFor({ timeout: 20_000 });
       await page.getByRole('button', { name: 'Approve deleteFile' }).first().click();
-      await page
-        .getByText('Approved; it runs once the other waiting calls are decided.')
-        .waitFor({ timeout: 20_000 });
+      await page.getByText('Approved; it runs once the other waiting calls are decided.').waitFor({ timeout: 20_000 });
       await page.getByText('A tool call waits for your decision.', { exact: true }).waitFor({ timeout: 20_000 });
 
       await page.reload();
