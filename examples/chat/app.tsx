@@ -51,6 +51,9 @@ function ToolCall({
   const approval = 'approval' in part ? part.approval : undefined;
   const decision = (part as { callProviderMetadata?: { tollgate?: { decision?: string } } }).callProviderMetadata
     ?.tollgate?.decision;
+  // Named by tool and first argument, so two calls of one tool have buttons a screen reader tells apart.
+  const first = argumentSummary(part.input)[0];
+  const call = first ? `${tool} (${first.name}: ${first.value.slice(0, 60)})` : tool;
   const descriptor = (approval as { descriptor?: { expiresAt?: string } } | undefined)?.descriptor;
   return (
     <section
@@ -78,11 +81,11 @@ function ToolCall({
         <pre data-testid="raw-input">{JSON.stringify(part.input, null, 2)}</pre>
       </details>
       {part.state === 'approval-requested' && approval && (
-        <div className="approval" role="group" aria-label={`Decision on ${tool}`}>
+        <div className="approval" role="group" aria-label={`Decision on ${call}`}>
           <button
             data-testid="approve"
             disabled={busy}
-            aria-label={`Approve ${tool}`}
+            aria-label={`Approve ${call}`}
             onClick={() => decide(approval.id, true)}
           >
             Approve
@@ -97,7 +100,7 @@ function ToolCall({
           <button
             data-testid="deny"
             disabled={busy}
-            aria-label={`Deny ${tool}`}
+            aria-label={`Deny ${call}`}
             onClick={() => decide(approval.id, false, reason || undefined)}
           >
             Deny

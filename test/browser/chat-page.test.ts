@@ -220,9 +220,11 @@ describe('the example chat page in a browser', () => {
       await page.getByTestId('input').fill(`${marker} delete two files`);
       await page.getByTestId('send').click();
       await page.getByTestId('approve').nth(1).waitFor({ timeout: 20_000 });
-      await page.getByRole('button', { name: 'Approve deleteFile' }).first().click();
+      // Two calls of one tool: their buttons are told apart by the argument.
+      await page.getByRole('button', { name: 'Approve deleteFile (path: first.txt)', exact: true }).click();
       await page.getByText('Approved; it runs once the other waiting calls are decided.').waitFor({ timeout: 20_000 });
       await page.getByText('A tool call waits for your decision.', { exact: true }).waitFor({ timeout: 20_000 });
+      await keepScreenshot(page, 'partial-decision');
 
       await page.reload();
       await page.getByTestId('approve').waitFor({ timeout: 20_000 });
@@ -300,7 +302,9 @@ describe('the example chat page in a browser', () => {
 
       const approve = page.getByRole('button', { name: 'Approve deleteFile' });
       await approve.waitFor({ timeout: 20_000 });
-      expect(await page.getByRole('button', { name: 'Deny deleteFile' }).count()).toBe(1);
+      expect(
+        await page.getByRole('button', { name: 'Deny deleteFile (path: keyboard.txt)', exact: true }).count(),
+      ).toBe(1);
       const announcer = page.getByTestId('announcer');
       expect(await announcer.getAttribute('aria-live')).toBe('polite');
       expect(await announcer.textContent()).toBe('A tool call waits for your approval: deleteFile.');
