@@ -1,13 +1,8 @@
 import { useChat } from '@ai-sdk/react';
-import {
-  DefaultChatTransport,
-  getToolName,
-  isToolUIPart,
-  lastAssistantMessageIsCompleteWithApprovalResponses,
-  type UIMessage,
-} from 'ai';
-import { useEffect, useState } from 'react';
+import { DefaultChatTransport, getToolName, isToolUIPart, type UIMessage } from 'ai';
+import { useEffect, useId, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
+import { argumentSummary, errorSentence, statusSentence } from './readable';
 
 /** Where the gateway is and the bearer token to call it with; `npm run dev` writes them into the page. */
 declare global {
@@ -18,46 +13,110 @@ declare global {
 
 const config = window.tollgateChat;
 
+type Part = UIMessage['parts'][number];
+
+/** The approval ids a message waits for a decision on. */
+function waitingApprovals(message: UIMessage | undefined): string[] {
+  if (!message || message.role !== 'assistant') return [];
+  return message.parts.flatMap((part) =>
+    isToolUIPart(part) && part.state === 'approval-requested' && 'approval' in part && part.approval
+      ? [part.approval.id]
+      : [],
+  );
+}
+
 function ToolCall({
   part,
   decide,
   busy,
+  unsent,
+  othersWaiting,
 }: {
-  part: UIMessage['parts'][number];
+  part: Part;
   decide: (id: string, approved: boolean, reason?: string) => void;
   /**
    * A response is streaming in. After a reload that is the waiting turn's message coming back, which replaces
    * the part: a decision clicked meanwhile would be overwritten, so the buttons wait for the stream to end.
    */
   busy: boolean;
+  /** Decisions clicked but not yet sent to the gateway. */
+  unsent: ReadonlySet<string>;
+  /** Other calls of the same message still wait for a decision. */
+  othersWaiting: boolean;
 }) {
   const [reason, setReason] = useState('');
+  const reasonId = useId();
   if (!isToolUIPart(part)) return null;
+  const tool = getToolName(part);
   const approval = 'approval' in part ? part.approval : undefined;
   const decision = (part as { callProviderMetadata?: { tollgate?: { decision?: string } } }).callProviderMetadata
     ?.tollgate?.decision;
+  // Named by tool and first argument, so two calls of one tool have buttons a screen reader tells apart.
+  const first = argumentSummary(part.input)[0];
+  const call = first ? `${tool} (${first.name}: ${first.value.slice(0, 60)})` : tool;
+  const descriptor = (approval as { descriptor?: { expiresAt?: string } } | undefined)?.descriptor;
   return (
-    <div className={`tool tool-${part.state}`} data-testid="tool" data-state={part.state}>
+    <section
+      className={`tool tool-${part.state}`}
+      data-testid="tool"
+      data-state={part.state}
+      aria-label={`Tool call: ${tool}`}
+    >
       <div>
-        <b>{getToolName(part)}</b> <code>{JSON.stringify(part.input)}</code>
+        <b>{tool}</b>
+        {descriptor?.expiresAt && part.state === 'approval-requested' && (
+          <span className="note"> · expires {new Date(descriptor.expiresAt).toLocaleString()}</span>
+        )}
       </div>
+      <dl className="arguments" data-testid="arguments">
+        {argumentSummary(part.input).map(({ name, value }) => (
+          <div key={name}>
+            <dt>{name}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      <details>
+        <summary>Raw input</summary>
+        <pre data-testid="raw-input">{JSON.stringify(part.input, null, 2)}</pre>
+      </details>
       {part.state === 'approval-requested' && approval && (
-        <div className="approval">
-          <button data-testid="approve" disabled={busy} onClick={() => decide(approval.id, true)}>
+        <div className="approval" role="group" aria-label={`Decision on ${call}`}>
+          <button
+            data-testid="approve"
+            disabled={busy}
+            aria-label={`Approve ${call}`}
+            onClick={() => decide(approval.id, true)}
+          >
             Approve
           </button>
+          <label htmlFor={reasonId}>Reason for denying {tool} (optional)</label>
           <input
-            placeholder="reason (for a denial)"
+            id={reasonId}
+            data-testid="reason"
             value={reason}
             onChange={(event) => setReason(event.target.value)}
           />
-          <button data-testid="deny" disabled={busy} onClick={() => decide(approval.id, false, reason || undefined)}>
+          <button
+            data-testid="deny"
+            disabled={busy}
+            aria-label={`Deny ${call}`}
+            onClick={() => decide(approval.id, false, reason || undefined)}
+          >
             Deny
           </button>
         </div>
       )}
       {part.state === 'approval-responded' && (
-        <div className="note">{approval?.approved ? 'Approved; running…' : 'Denied.'}</div>
+        <div className="note" data-testid="decided">
+          {approval && unsent.has(approval.id)
+            ? 'Sending your decision…'
+            : approval?.approved
+              ? othersWaiting
+                ? 'Approved; it runs once the other waiting calls are decided.'
+                : 'Approved; running…'
+              : 'Denied.'}
+        </div>
       )}
       {part.state === 'output-available' && <pre data-testid="output">{JSON.stringify(part.output, null, 2)}</pre>}
       {part.state === 'output-error' && <pre className="error">{part.errorText}</pre>}
@@ -67,7 +126,7 @@ function ToolCall({
           {approval?.reason ? `: ${approval.reason}` : ''}
         </div>
       )}
-    </div>
+    </section>
   );
 }
 
@@ -80,7 +139,9 @@ async function loadHistory(): Promise<UIMessage[]> {
     headers: { authorization: `Bearer ${config.token}` },
   });
   if (response.status === 404) return [];
-  if (!response.ok) throw new Error(`The chat's history did not load (${response.status}).`);
+  if (!response.ok) {
+    throw new Error(`The chat's history did not load: ${errorSentence(await response.text())}`);
+  }
   return (await response.json()) as UIMessage[];
 }
 
@@ -95,7 +156,7 @@ function App() {
   if (history === undefined) return <p className="hint">Loading the chat…</p>;
   if ('error' in history) {
     return (
-      <p className="error" data-testid="error">
+      <p className="error" data-testid="error" role="alert">
         {history.error}
       </p>
     );
@@ -103,26 +164,126 @@ function App() {
   return <Chat initialMessages={history.messages} />;
 }
 
+/**
+ * Splits a loaded history: user messages after an assistant message that waits for approvals are queued in the
+ * conversation (answered once the approvals are decided), so they show as queued, below the approval.
+ */
+function splitQueued(messages: UIMessage[]): { shown: UIMessage[]; queued: UIMessage[] } {
+  let end = messages.length;
+  while (end > 0 && messages[end - 1]?.role === 'user') end -= 1;
+  if (end === messages.length || waitingApprovals(messages[end - 1]).length === 0)
+    return { shown: messages, queued: [] };
+  return { shown: messages.slice(0, end), queued: messages.slice(end) };
+}
+
 function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
   const [input, setInput] = useState('');
-  const { messages, sendMessage, addToolApprovalResponse, status, error } = useChat({
+  const [start] = useState(() => splitQueued(initialMessages));
+  /** Messages the conversation already holds in its queue (from the history): answered after the approval. */
+  const [serverQueued, setServerQueued] = useState<UIMessage[]>(start.queued);
+  /** Messages typed while an approval waits: sent once it is decided and its turn has ended. */
+  const [localQueued, setLocalQueued] = useState<string[]>([]);
+  /** Decisions clicked and not yet sent: "Approved" shows only once a decision is on its way. */
+  const unsent = useRef(new Set<string>());
+  const { messages, sendMessage, addToolApprovalResponse, status, error, setMessages, resumeStream } = useChat({
     id: config.chatId,
     // The earlier turns, then the turn in progress again (its message replaces the one the history holds).
-    messages: initialMessages,
+    messages: start.shown,
     resume: true,
     transport: new DefaultChatTransport({
       api: config.api,
       headers: { authorization: `Bearer ${config.token}` },
-      // The conversation lives in Tollgate: send only the newest message, not the whole chat.
-      prepareSendMessagesRequest: ({ id, messages: all, trigger, messageId }) => ({
-        body: { id, messages: all.slice(-1), trigger, messageId },
-      }),
+      // The conversation lives in Tollgate: send only the message the request is about, not the whole chat.
+      prepareSendMessagesRequest: ({ id, messages: all, trigger, messageId }) => {
+        const about = all.find((message) => message.id === messageId && message.role === 'assistant') ?? all.at(-1);
+        for (const part of about?.parts ?? []) {
+          if (isToolUIPart(part) && part.state === 'approval-responded') unsent.current.delete(part.approval.id);
+        }
+        return { body: { id, messages: about ? [about] : [], trigger, messageId } };
+      },
     }),
-    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    // Each decision goes as soon as it is made, so none waits in this page for the others (a reload would lose it).
+    // A message the gateway refused (4xx) never reached the conversation: take it off the chat, back into the box.
+    onError: (refusal) => {
+      const statusCode = (refusal as { statusCode?: number }).statusCode;
+      if (statusCode === undefined || statusCode < 400 || statusCode >= 500) return;
+      setMessages((all) => {
+        const last = all.at(-1);
+        if (last?.role !== 'user') return all;
+        setInput(last.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n'));
+        return all.slice(0, -1);
+      });
+    },
+    sendAutomaticallyWhen: ({ messages: all }) =>
+      all.some((message) =>
+        message.parts.some(
+          (part) => isToolUIPart(part) && part.state === 'approval-responded' && unsent.current.has(part.approval.id),
+        ),
+      ),
   });
   const busy = status === 'streaming' || status === 'submitted';
-  const decide = (id: string, approved: boolean, reason?: string) =>
+  const lastAssistant = messages.findLast((message) => message.role === 'assistant');
+  const waiting = waitingApprovals(lastAssistant);
+  const blocked = waiting.length > 0 || busy;
+  const decide = (id: string, approved: boolean, reason?: string) => {
+    unsent.current.add(id);
     void addToolApprovalResponse({ id, approved, ...(reason !== undefined && { reason }) });
+  };
+
+  const latest = useRef(messages);
+  latest.current = messages;
+  /**
+   * Streams the queued turn whose user message is `userMessageId`. Between two turns the conversation may not have
+   * started it yet (the resume route answers 204), so it tries again for a while.
+   */
+  const followQueuedTurn = async (userMessageId: string) => {
+    for (let attempt = 0; attempt < 40; attempt += 1) {
+      await resumeStream();
+      if (latest.current.at(-1)?.id !== userMessageId) return;
+      // Nothing runs: the turn has not started yet, or it has already ended (its answer is in the history).
+      const history = await loadHistory().catch(() => undefined);
+      const answered = history && history.findIndex((message) => message.id === userMessageId) < history.length - 1;
+      if (history && answered) {
+        setMessages(splitQueued(history).shown);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  };
+
+  // Once the approval is decided and its turn has ended: the conversation's queued turn streams, then ours are sent.
+  useEffect(() => {
+    if (status !== 'ready' || waiting.length > 0) return;
+    const [next, ...rest] = serverQueued;
+    if (next) {
+      setServerQueued(rest);
+      setMessages((all) => [...all, next]);
+      void followQueuedTurn(next.id);
+      return;
+    }
+    const [text, ...later] = localQueued;
+    if (text !== undefined) {
+      setLocalQueued(later);
+      void sendMessage({ text });
+    }
+  }, [status, waiting.length, serverQueued, localQueued, setMessages, sendMessage]);
+
+  // New approvals, announced to screen readers.
+  const announcement =
+    waiting.length === 0
+      ? ''
+      : `${waiting.length === 1 ? 'A tool call waits' : `${waiting.length} tool calls wait`} for your approval: ${
+          lastAssistant?.parts
+            .flatMap((part) => (isToolUIPart(part) && part.state === 'approval-requested' ? [getToolName(part)] : []))
+            .join(', ') ?? ''
+        }.`;
+  const queuedTexts = [
+    ...serverQueued.map((message) =>
+      message.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n'),
+    ),
+    ...localQueued,
+  ];
+
   return (
     <main>
       <h1>Tollgate chat</h1>
@@ -140,37 +301,73 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
               <p key={index} className="reasoning">
                 {part.text}
               </p>
+            ) : part.type === 'file' ? (
+              <p key={index} className="note">
+                <a href={part.url} target="_blank" rel="noreferrer">
+                  {part.filename ?? part.mediaType}
+                </a>
+              </p>
             ) : isToolUIPart(part) ? (
-              <ToolCall key={index} part={part} decide={decide} busy={busy} />
+              <ToolCall
+                key={index}
+                part={part}
+                decide={decide}
+                busy={busy}
+                unsent={unsent.current}
+                othersWaiting={waitingApprovals(message).length > 0}
+              />
             ) : null,
           )}
         </div>
       ))}
+      {queuedTexts.map((text, index) => (
+        <div key={`queued-${index}`} className="message user queued" data-testid="message-queued">
+          <p>{text}</p>
+          <p className="note" data-testid="queued-note">
+            Queued: this message is sent to the agent once the tool call above is decided and its answer is done.
+          </p>
+        </div>
+      ))}
       {error && (
-        <div className="error" data-testid="error">
-          {error.message}
+        <div className="error" data-testid="error" role="alert">
+          {errorSentence(error.message)}
         </div>
       )}
+      <div className="visually-hidden" aria-live="polite" data-testid="announcer">
+        {announcement}
+      </div>
       <form
         onSubmit={(event) => {
           event.preventDefault();
           if (input.trim() === '') return;
-          void sendMessage({ text: input });
+          if (blocked) setLocalQueued((all) => [...all, input]);
+          else void sendMessage({ text: input });
           setInput('');
         }}
       >
-        <input
+        <label htmlFor="chat-input" className="visually-hidden">
+          Message to the agent
+        </label>
+        <textarea
+          id="chat-input"
           data-testid="input"
+          rows={2}
           value={input}
           onChange={(event) => setInput(event.target.value)}
-          placeholder="Ask the agent…"
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey) {
+              event.preventDefault();
+              event.currentTarget.form?.requestSubmit();
+            }
+          }}
+          placeholder={blocked ? 'Your message will be queued until the tool call is decided…' : 'Ask the agent…'}
         />
-        <button type="submit" data-testid="send" disabled={busy}>
-          Send
+        <button type="submit" data-testid="send">
+          {blocked ? 'Queue' : 'Send'}
         </button>
       </form>
-      <div className="status" data-testid="status">
-        {status}
+      <div className="status" data-testid="status" role="status">
+        {statusSentence(status, waiting.length, queuedTexts.length)}
       </div>
     </main>
   );

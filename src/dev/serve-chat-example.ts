@@ -16,16 +16,23 @@ const page = (config: object) => `<!doctype html>
 <title>Tollgate chat</title>
 <style>
 body { font: 15px/1.5 system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; padding: 0 1rem; color: #222; }
-.message { margin: .75rem 0; padding: .5rem .75rem; border-radius: .5rem; }
+.message { margin: .75rem 0; padding: .5rem .75rem; border-radius: .5rem; overflow-wrap: anywhere; }
+.message p { max-height: 24rem; overflow: auto; }
+.message.queued { border: 1px dashed #8aa2d8; }
+pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 20rem; overflow: auto; }
+.arguments { margin: .3rem 0; } .arguments div { display: flex; gap: .5rem; } .arguments dt { font-weight: 600; } .arguments dd { margin: 0; overflow-wrap: anywhere; }
+.approval { display: flex; flex-wrap: wrap; gap: .4rem; align-items: center; } .approval label { font-size: 13px; color: #444; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+button:focus-visible, input:focus-visible, textarea:focus-visible, summary:focus-visible { outline: 2px solid #1a5fd0; outline-offset: 2px; }
 .message.user { background: #eef3ff; }
 .message.assistant { background: #f6f6f6; }
 .tool { border: 1px solid #ccc; border-radius: .4rem; padding: .4rem .6rem; margin: .4rem 0; background: #fff; }
 .tool-approval-requested { border-color: #d08a00; }
 .tool-output-denied { border-color: #b00020; }
 .reasoning { color: #777; font-style: italic; }
-.error { color: #b00020; }
+.error { color: #b00020; overflow-wrap: anywhere; }
 .hint, .status, .note { color: #666; font-size: 13px; }
-form { display: flex; gap: .5rem; margin-top: 1rem; } form input { flex: 1; padding: .4rem; }
+form { display: flex; gap: .5rem; margin-top: 1rem; } form textarea { flex: 1; padding: .4rem; font: inherit; }
 </style>
 </head>
 <body><div id="root"></div>

@@ -8,6 +8,13 @@ import { testTokens } from '../gateway/gateway-fixture';
 import { startChatStack, type ChatStack } from '../gateway/chat/chat-fixture';
 
 const screenshotFolder = path.resolve(__dirname, '../../.tollgate/browser-failures');
+/** Screenshots of what a person sees at the steps that matter, kept for a look (they are not compared). */
+const lookFolder = path.resolve(__dirname, '../../.tollgate/browser-screens');
+
+async function keepScreenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(lookFolder, { recursive: true });
+  await page.screenshot({ path: path.join(lookFolder, `${name}.png`), fullPage: true });
+}
 
 /** A Chromium to drive: CHROME_PATH, or the first known browser on PATH (Debian's `chromium` package). */
 function findBrowser(): string {
@@ -141,7 +148,7 @@ describe('the example chat page in a browser', () => {
       await page.getByTestId('input').fill(`${marker} say hello`);
       await page.getByTestId('send').click();
       await page.getByText('Hello before the reload.').waitFor({ timeout: 20_000 });
-      await page.getByText('ready', { exact: true }).waitFor({ timeout: 20_000 });
+      await page.getByText('Ready.', { exact: true }).waitFor({ timeout: 20_000 });
       await page.getByTestId('input').fill('now delete reload.txt');
       await page.getByTestId('send').click();
       await page.getByTestId('approve').waitFor({ timeout: 20_000 });
@@ -162,4 +169,217 @@ describe('the example chat page in a browser', () => {
     });
     expect(stack.runs.filter((run) => (run.input as { path?: string }).path === 'reload.txt')).toHaveLength(1);
   });
+
+  it('queues a message sent while an approval waits, says so, keeps the buttons working, and answers it after the decision', async () => {
+    const marker = uniqueMarker();
+    stack.model.scriptFor(
+      marker,
+      { toolCalls: [{ name: 'deleteFile', arguments: { path: 'queue.txt' } }] },
+      { text: 'Deleted queue.txt.' },
+      { text: 'Here is the answer to your second question.' },
+    );
+    await inPage('queue', async (page) => {
+      await page.goto(`${example.url}/?chat=queue-${marker.slice(6, 14)}`);
+      await page.getByTestId('input').fill(`${marker} delete queue.txt`);
+      await page.getByTestId('send').click();
+      await page.getByTestId('approve').waitFor({ timeout: 20_000 });
+
+      await page.getByTestId('input').fill('and what is the weather?');
+      await page.getByTestId('send').click();
+      await page.getByTestId('queued-note').waitFor({ timeout: 5_000 });
+      expect(await page.getByTestId('message-queued').textContent()).toContain('and what is the weather?');
+      expect(await page.getByTestId('status').textContent()).toBe(
+        'A tool call waits for your decision. Your queued message will be sent after.',
+      );
+      expect(await page.getByTestId('approve').isEnabled()).toBe(true);
+      await keepScreenshot(page, 'queued-message');
+
+      await page.getByTestId('approve').click();
+      await page.getByText('Deleted queue.txt.').waitFor({ timeout: 20_000 });
+      await page.getByText('Here is the answer to your second question.').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('message-queued').count()).toBe(0);
+      await page.getByText('Ready.', { exact: true }).waitFor({ timeout: 20_000 });
+    });
+    expect(stack.runs.filter((run) => (run.input as { path?: string }).path === 'queue.txt')).toHaveLength(1);
+  });
+
+  it('sends a decision on one of two waiting calls at once, so it survives a reload', async () => {
+    const marker = uniqueMarker();
+    stack.model.scriptFor(
+      marker,
+      {
+        toolCalls: [
+          { name: 'deleteFile', arguments: { path: 'first.txt' } },
+          { name: 'deleteFile', arguments: { path: 'second.txt' } },
+        ],
+      },
+      { text: 'Deleted both.' },
+    );
+    await inPage('partial', async (page) => {
+      await page.goto(`${example.url}/?chat=partial-${marker.slice(6, 14)}`);
+      await page.getByTestId('input').fill(`${marker} delete two files`);
+      await page.getByTestId('send').click();
+      await page.getByTestId('approve').nth(1).waitFor({ timeout: 20_000 });
+      // Two calls of one tool: their buttons are told apart by the argument.
+      await page.getByRole('button', { name: 'Approve deleteFile (path: first.txt)', exact: true }).click();
+      await page.getByText('Approved; it runs once the other waiting calls are decided.').waitFor({ timeout: 20_000 });
+      await page.getByText('A tool call waits for your decision.', { exact: true }).waitFor({ timeout: 20_000 });
+      await keepScreenshot(page, 'partial-decision');
+
+      await page.reload();
+      await page.getByTestId('approve').waitFor({ timeout: 20_000 });
+      await page.getByText('Ready.').or(page.getByText('A tool call waits for your decision.')).waitFor();
+      // The first decision was sent and recorded: one call still waits, the other shows as approved.
+      expect(await page.getByTestId('approve').count()).toBe(1);
+      expect(await page.locator('[data-state="approval-responded"]').textContent()).toContain('first.txt');
+      await page.getByTestId('approve').click();
+      await page.getByText('Deleted both.').waitFor({ timeout: 20_000 });
+    });
+    const paths = stack.runs.map((run) => (run.input as { path?: string }).path);
+    expect(paths.filter((path) => path === 'first.txt' || path === 'second.txt').sort()).toEqual([
+      'first.txt',
+      'second.txt',
+    ]);
+  });
+
+  it('refuses an oversized message with a sentence naming the limit, and the chat stays readable and usable', async () => {
+    const marker = uniqueMarker();
+    stack.model.scriptFor(marker, { text: 'Short and fine.' }, { text: 'Still here after the refusal.' });
+    const chatId = `large-${marker.slice(6, 14)}`;
+    await inPage('oversized', async (page) => {
+      await page.goto(`${example.url}/?chat=${chatId}`);
+      await page.getByTestId('input').fill(`${marker} hello`);
+      await page.getByTestId('send').click();
+      await page.getByText('Short and fine.').waitFor({ timeout: 20_000 });
+      await page.getByText('Ready.', { exact: true }).waitFor({ timeout: 20_000 });
+
+      // One unbroken 120,000-character word: over the limit, and far wider than the page.
+      await page.getByTestId('input').fill('x'.repeat(120_000));
+      await page.getByTestId('send').click();
+      const error = page.getByTestId('error');
+      await error.waitFor({ timeout: 20_000 });
+      expect(await error.textContent()).toBe(
+        'The message has 120,000 characters; a chat message may have at most 100,000. Shorten it, or attach the text as a file.',
+      );
+      // The refused message is not shown as sent: it is back in the box, to shorten.
+      expect(await page.getByTestId('message-user').count()).toBe(1);
+      expect((await page.getByTestId('input').inputValue()).length).toBe(120_000);
+      // Nothing runs past the page's right edge.
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await keepScreenshot(page, 'oversized-message');
+
+      // A long unbroken word that fits the limit wraps inside its message.
+      await page.getByTestId('input').fill(`${'y'.repeat(3_000)}`);
+      await page.getByTestId('send').click();
+      await page.getByText('Still here after the refusal.').waitFor({ timeout: 20_000 });
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await keepScreenshot(page, 'long-word');
+
+      // The chat id is not broken: its history loads after a reload, in order.
+      await page.reload();
+      await page.getByText('Still here after the refusal.').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('error').count()).toBe(0);
+      expect(await page.getByTestId('message-user').count()).toBe(2);
+    });
+    // No workflow saw the refused message: the model was asked twice, never with the long word.
+    const requests = stack.model.requestsFor(marker);
+    expect(requests).toHaveLength(2);
+    expect(JSON.stringify(requests.map((request) => request.body))).not.toContain('x'.repeat(1000));
+  });
+
+  it('names each button by its tool, labels the reason box, announces a new approval, summarises the arguments, and works by keyboard', async () => {
+    const marker = uniqueMarker();
+    stack.model.scriptFor(
+      marker,
+      { toolCalls: [{ name: 'deleteFile', arguments: { path: 'keyboard.txt' } }] },
+      { text: 'Not deleted, as you asked.' },
+    );
+    await inPage('accessible', async (page) => {
+      await page.goto(`${example.url}/?chat=keys-${marker.slice(6, 14)}`);
+      await page.getByLabel('Message to the agent').focus();
+      await page.keyboard.type(`${marker} delete keyboard.txt`);
+      await page.keyboard.press('Enter');
+
+      const approve = page.getByRole('button', { name: 'Approve deleteFile' });
+      await approve.waitFor({ timeout: 20_000 });
+      expect(
+        await page.getByRole('button', { name: 'Deny deleteFile (path: keyboard.txt)', exact: true }).count(),
+      ).toBe(1);
+      const announcer = page.getByTestId('announcer');
+      expect(await announcer.getAttribute('aria-live')).toBe('polite');
+      expect(await announcer.textContent()).toBe('A tool call waits for your approval: deleteFile.');
+      // Arguments read as "path keyboard.txt"; the raw JSON is one click away.
+      expect(await page.getByTestId('arguments').innerText()).toMatch(/^path\s+keyboard\.txt$/);
+      expect(await page.getByTestId('raw-input').isVisible()).toBe(false);
+      await page.getByText('Raw input').click();
+      expect(JSON.parse((await page.getByTestId('raw-input').textContent()) ?? '')).toEqual({ path: 'keyboard.txt' });
+      await keepScreenshot(page, 'approval-card');
+
+      // Keyboard only: Tab from Approve to the labelled reason box, type, Tab to Deny, Enter.
+      await approve.focus();
+      await page.keyboard.press('Tab');
+      const reason = page.getByLabel('Reason for denying deleteFile (optional)');
+      expect(await page.evaluate('document.activeElement.id')).toBe(await reason.getAttribute('id'));
+      await page.keyboard.type('keep it');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await page.getByTestId('denied').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('denied').textContent()).toBe('Denied: keep it');
+      await page.getByText('Not deleted, as you asked.').waitFor({ timeout: 20_000 });
+    });
+    expect(stack.runs.filter((run) => (run.input as { path?: string }).path === 'keyboard.txt')).toHaveLength(0);
+  });
+
+  it('after a reload, shows a message the conversation queued behind an approval as queued, and Approve still decides', async () => {
+    const marker = uniqueMarker();
+    stack.model.scriptFor(
+      marker,
+      { toolCalls: [{ name: 'deleteFile', arguments: { path: 'elsewhere.txt' } }] },
+      { text: 'Deleted elsewhere.txt.' },
+      { text: 'Answer to the message from the other tab.' },
+    );
+    const chatId = `other-${marker.slice(6, 14)}`;
+    await inPage('server-queued', async (page) => {
+      await page.goto(`${example.url}/?chat=${chatId}`);
+      await page.getByTestId('input').fill(`${marker} delete elsewhere.txt`);
+      await page.getByTestId('send').click();
+      await page.getByTestId('approve').waitFor({ timeout: 20_000 });
+
+      // Another client (a second tab, a script) sends a message while the approval waits: the conversation queues it.
+      const gone = new AbortController();
+      void fetch(`${stack.gateway.url}/api/chat`, {
+        method: 'POST',
+        signal: gone.signal,
+        headers: { authorization: `Bearer ${testTokens.ana}`, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          id: chatId,
+          trigger: 'submit-message',
+          messages: [{ id: 'other', role: 'user', parts: [{ type: 'text', text: 'a message from the other tab' }] }],
+        }),
+      }).catch(() => undefined);
+      await waitFor(async () => (await stack.tollgate.conversationState(`chat:ana:${chatId}`)).queued.length === 1);
+      gone.abort();
+
+      await page.reload();
+      await page.getByTestId('queued-note').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('message-queued').textContent()).toContain('a message from the other tab');
+      await page.getByRole('button', { name: 'Approve deleteFile' }).click();
+      await page.getByText('Deleted elsewhere.txt.').waitFor({ timeout: 20_000 });
+      await page.getByText('Answer to the message from the other tab.').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('message-queued').count()).toBe(0);
+      expect(await page.getByTestId('message-user').allTextContents()).toEqual([
+        `${marker} delete elsewhere.txt`,
+        'a message from the other tab',
+      ]);
+    });
+    expect(stack.runs.filter((run) => (run.input as { path?: string }).path === 'elsewhere.txt')).toHaveLength(1);
+  });
 });
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('Timed out waiting.');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}

@@ -36,9 +36,18 @@ export interface ModelServerOptions {
   host?: string;
   /** Answer unscripted requests with the demo rules instead of failing. Scripted replies still come first. */
   rules?: boolean;
-  /** When streaming, wait this long between chunks (default 0), so a client sees tokens arrive as from a real model. */
+  /**
+   * When streaming, wait this long between chunks, so a client sees tokens arrive as from a real model. Default 0,
+   * and {@link rulesStreamDelayMs} in rules mode (the development model), so a chat shows its answers grow.
+   */
   streamDelayMs?: number;
 }
+
+/**
+ * The development model's pause between streamed chunks: longer than nothing, so an answer reaches a chat in several
+ * pieces (a worker reports a streaming model call every 250 ms), short enough that a demo does not drag.
+ */
+export const rulesStreamDelayMs = 60;
 
 /** A running scripted model server, reached with the `openai` client at `baseURL`. */
 export interface ModelServer {
@@ -81,7 +90,8 @@ export interface ModelServer {
  * await server.close();
  */
 export async function startModelServer(options: ModelServerOptions = {}): Promise<ModelServer> {
-  const modelServer = new ScriptedModelServer(options.rules ?? false, options.streamDelayMs ?? 0);
+  const rules = options.rules ?? false;
+  const modelServer = new ScriptedModelServer(rules, options.streamDelayMs ?? (rules ? rulesStreamDelayMs : 0));
   await modelServer.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   return modelServer;
 }

@@ -7,6 +7,11 @@ import type { GatewayContext } from '../gateway-context';
 import { verifyBearerToken } from '../auth/verify-bearer-token';
 import { createChatHandler, type ChatHandlerOptions, type ChatHttpRequest } from './chat-handler';
 import { chatSettingsFromEnvironment } from './chat-settings';
+import { checkCors } from './chat-cors';
+import { chatMessageLimits, formatBytes } from './chat-message-limits';
+import { GatewayError } from '../http/gateway-error';
+import { problemBodyOf, problemContentType } from '../http/problem-handler';
+import { toGatewayError } from '../http/to-gateway-error';
 
 /** The chat routes' paths, relative to nothing: `useChat`'s defaults. */
 export const chatPaths = {
@@ -49,13 +54,34 @@ export function chatExtension(options: ChatExtensionOptions): GatewayExtension {
         },
       });
       const bodyLimit = options.bodyLimitBytes ?? 4 * 1024 * 1024;
+      const allowedOrigins = new Set(options.allowedOrigins ?? []);
       app.options(chatPaths.chat, (request, reply) => send(reply, handler.preflight(toChatRequest(request, reply))));
       app.options(chatPaths.resume, (request, reply) => send(reply, handler.preflight(toChatRequest(request, reply))));
       app.options(chatPaths.messages, (request, reply) =>
         send(reply, handler.preflight(toChatRequest(request, reply))),
       );
-      app.post(chatPaths.chat, { bodyLimit }, async (request, reply) =>
-        send(reply, await handler.chat(toChatRequest(request, reply))),
+      app.post(
+        chatPaths.chat,
+        {
+          bodyLimit,
+          // A body over this route's own limit: say that limit, not the gateway's (which is smaller).
+          errorHandler: (error, request, reply) => {
+            const gatewayError = toGatewayError(error, { bodyLimitBytes: bodyLimit });
+            const detail =
+              gatewayError.kind === 'payload-too-large'
+                ? `The chat request is larger than the chat's limit of ${formatBytes(bodyLimit)}; a single message may be at most ${formatBytes(chatMessageLimits.messageBytes)}.`
+                : gatewayError.detail;
+            const refusal = new GatewayError(gatewayError.kind, detail);
+            // With CORS headers, so a page on another origin can read why.
+            const cors = checkCors(request.headers.origin ?? null, request.headers.host ?? null, allowedOrigins);
+            if (cors.allowed) void reply.headers(cors.headers);
+            void reply
+              .code(refusal.status)
+              .header('content-type', problemContentType)
+              .send(JSON.stringify(problemBodyOf(refusal, request.url)));
+          },
+        },
+        async (request, reply) => send(reply, await handler.chat(toChatRequest(request, reply))),
       );
       app.get(chatPaths.resume, async (request, reply) =>
         send(reply, await handler.resume(toChatRequest(request, reply), (request.params as { id: string }).id)),

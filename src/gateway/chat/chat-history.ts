@@ -1,6 +1,6 @@
 import { safeValidateUIMessages, type UIMessage } from 'ai';
 import type { TollgateClient } from '../../client';
-import type { ModelMessage, TranscriptPointer, UserMessage } from '../../protocol';
+import type { ModelMessage, ToolApprovalAuditEntry, TranscriptPointer, UserMessage } from '../../protocol';
 import { GatewayError } from '../http/gateway-error';
 import { FullOutputs } from './full-outputs';
 import { TurnReader } from './read-turn';
@@ -40,11 +40,18 @@ export async function readChatHistory(tollgate: TollgateClient, conversationId: 
   const turns = finishedTurns(finished);
   // Counted from the newest: a transcript may begin with history carried in from before the conversation counted.
   const lastFinished = state.turnCount - (running !== undefined ? 1 : 0);
-  for (const [index, turn] of turns.entries()) {
+  const turnIds = turns.map((_, index) => {
     const number = lastFinished - (turns.length - 1 - index);
-    const turnId = number >= 1 ? `${conversationId}/turn-${number}` : `${conversationId}/earlier-${index + 1}`;
+    return number >= 1 ? `${conversationId}/turn-${number}` : undefined;
+  });
+  const audits = await Promise.all(
+    turns.map((turn, index) => (asksForApproval(turn.messages) ? auditOf(tollgate, turnIds[index]) : [])),
+  );
+  for (const [index, turn] of turns.entries()) {
+    const turnId = turnIds[index] ?? `${conversationId}/earlier-${index + 1}`;
     messages.push(userMessageOf(turnId, turn.user.content));
-    const assistant = await turnMessageOf(turnId, storedTurnSnapshot(turn.messages));
+    const snapshot = { ...storedTurnSnapshot(turn.messages), audit: audits[index] ?? [] };
+    const assistant = await turnMessageOf(turnId, snapshot);
     if (assistant) messages.push(assistant);
   }
   if (running !== undefined) {
@@ -90,6 +97,29 @@ function finishedTurns(messages: readonly ModelMessage[]): Array<{ user: UserMes
     else if (message.role !== 'system') turns.at(-1)?.messages.push(message);
   }
   return turns;
+}
+
+function asksForApproval(messages: readonly ModelMessage[]): boolean {
+  return messages.some(
+    (message) =>
+      message.role === 'assistant' &&
+      typeof message.content !== 'string' &&
+      message.content.some((part) => part.type === 'tool-approval-request'),
+  );
+}
+
+/**
+ * A finished turn's decisions as its workflow recorded them (who, when, expired or denied, each approval's
+ * descriptor): the transcript keeps only approved or not. Empty when the workflow is gone (past Temporal's
+ * retention) or cannot be read: the history then shows what the transcript holds.
+ */
+async function auditOf(tollgate: TollgateClient, turnId: string | undefined): Promise<ToolApprovalAuditEntry[]> {
+  if (turnId === undefined) return [];
+  try {
+    return (await new TurnReader(tollgate, turnId).read()).audit;
+  } catch {
+    return [];
+  }
 }
 
 function userMessageOf(turnId: string, content: UserMessage['content']): UIMessage {

@@ -2,6 +2,7 @@ import { convertToModelMessages, safeValidateUIMessages, type UIMessage } from '
 import { userContentPartSchema, type UserContentPart } from '../../protocol';
 import { z } from 'zod';
 import { GatewayError } from '../http/gateway-error';
+import { messageTooLarge } from './chat-message-limits';
 
 /** A chat id as `useChat` makes them (and as Next.js apps commonly do): letters, digits, `_`, `-`, `.`. */
 export const chatIdSchema = z
@@ -88,15 +89,24 @@ export async function parseChatRequest(body: unknown): Promise<ChatRequest> {
     .trim();
   const files = message.parts.some((part) => part.type === 'file');
   if (text === '' && !files) throw new GatewayError('invalid-request', 'The message is empty: send some text.');
-  if (!files) return { kind: 'message', chatId: id, content: text };
+  if (!files) return { kind: 'message', chatId: id, content: refuseTooLarge(text) };
   // Files go as the AI SDK's own model parts (file, with their media type), checked against Tollgate's schema.
   const [converted] = await convertToModelMessages([message]);
   const parts = userContentPartSchema.array().min(1).max(100).safeParse(converted?.content);
+  // Text over the limit is refused with the limit's own words, not as a schema error.
+  if (parts.success) refuseTooLarge(parts.data);
   if (!parts.success) {
     throw new GatewayError(
       'invalid-request',
       `The message's files could not be read: ${parts.error.issues[0]?.message}`,
     );
   }
-  return { kind: 'message', chatId: id, content: parts.data };
+  return { kind: 'message', chatId: id, content: refuseTooLarge(parts.data) };
+}
+
+/** Refuses (413) a message no conversation could take, before any workflow sees it. */
+function refuseTooLarge<Content extends string | UserContentPart[]>(content: Content): Content {
+  const tooLarge = messageTooLarge(content);
+  if (tooLarge !== undefined) throw new GatewayError('payload-too-large', tooLarge);
+  return content;
 }

@@ -8,6 +8,7 @@ import {
   type UIMessageChunk,
 } from 'ai';
 import type { TollgateClient } from '../../../src/client';
+import type { ConversationInput } from '../../../src/protocol';
 import type { ModelServer } from '../../../src/dev/model-server';
 import { chatExtension } from '../../../src/gateway/chat';
 import { createTestEnvironment } from '../../support/test-environment';
@@ -29,7 +30,7 @@ export interface ChatStack {
 export const allowedOrigin = 'http://chat.example';
 
 export async function startChatStack(
-  options: { worker?: boolean; allowedOrigins?: string[] } = {},
+  options: { worker?: boolean; allowedOrigins?: string[]; conversation?: ConversationInput } = {},
 ): Promise<ChatStack> {
   const { tools, runs } = createTestTools();
   const environment = await createTestEnvironment({
@@ -45,6 +46,7 @@ export async function startChatStack(
         tokens: testTokenGrants(),
         allowedOrigins: [allowedOrigin, ...(options.allowedOrigins ?? [])],
         timing: { pollIntervalMs: 100 },
+        ...(options.conversation !== undefined && { conversation: options.conversation }),
       }),
     ],
   });
