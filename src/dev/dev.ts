@@ -144,8 +144,15 @@ async function main(): Promise<void> {
   writeFileSync(path.join(stateFolder, 'gateway-url'), `${gatewayUrl}\n`, { mode: 0o600 });
   const chatToken =
     process.env.TOLLGATE_CHAT_EXAMPLE_TOKEN || (gatewayToken && readFileSync(gatewayToken.file, 'utf8').trim());
+  // The example page is a convenience: a port already taken (another `npm run dev`) costs the page, not the stack.
   const chatExample = chatToken
-    ? await startChatExample({ gatewayUrl, token: chatToken, port: chatExamplePort })
+    ? await startChatExample({ gatewayUrl, token: chatToken, port: chatExamplePort }).catch((error: unknown) => {
+        console.error(
+          `The example chat page could not start on port ${chatExamplePort} (${(error as Error).message}); ` +
+            'set TOLLGATE_CHAT_EXAMPLE_PORT to a free port to serve it. Everything else runs.',
+        );
+        return undefined;
+      })
     : undefined;
 
   const uiUrl = devServer?.uiUrl ?? 'your Temporal UI';

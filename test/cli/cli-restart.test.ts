@@ -12,7 +12,7 @@ const repository = path.resolve(__dirname, '../..');
 const cliPath = path.join(repository, 'bin/tollgate.js');
 const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-cli-restart-'));
 const workspace = path.join(folder, 'workspace');
-let ports: { temporal: number; ui: number; gateway: number };
+let ports: { temporal: number; ui: number; gateway: number; chat: number };
 
 function devEnvironment(): NodeJS.ProcessEnv {
   return {
@@ -24,6 +24,7 @@ function devEnvironment(): NodeJS.ProcessEnv {
     TOLLGATE_DEV_PORT: String(ports.temporal),
     TOLLGATE_DEV_UI_PORT: String(ports.ui),
     TOLLGATE_GATEWAY_PORT: String(ports.gateway),
+    TOLLGATE_CHAT_EXAMPLE_PORT: String(ports.chat),
     TOLLGATE_GATEWAY_TOKENS: '',
     TOLLGATE_GATEWAY_TOKENS_FILE: '',
   };
@@ -74,6 +75,7 @@ describe('tollgate run through a dev stack restart', () => {
       temporal: await findFreePort('127.0.0.1'),
       ui: await findFreePort('127.0.0.1'),
       gateway: await findFreePort('127.0.0.1'),
+      chat: await findFreePort('127.0.0.1'),
     };
   });
   afterAll(async () => {

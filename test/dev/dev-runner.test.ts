@@ -12,7 +12,7 @@ const execFileAsync = promisify(execFile);
 const repository = path.resolve(__dirname, '../..');
 const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-dev-'));
 const workspace = path.join(folder, 'workspace');
-let ports: { temporal: number; ui: number; gateway: number };
+let ports: { temporal: number; ui: number; gateway: number; chat: number };
 
 /** Runs `npm run dev`'s entry point as a user would, on free ports and a state folder of its own. */
 async function startDev(): Promise<{ process: ChildProcess; output: () => string }> {
@@ -27,6 +27,7 @@ async function startDev(): Promise<{ process: ChildProcess; output: () => string
       TOLLGATE_DEV_PORT: String(ports.temporal),
       TOLLGATE_DEV_UI_PORT: String(ports.ui),
       TOLLGATE_GATEWAY_PORT: String(ports.gateway),
+      TOLLGATE_CHAT_EXAMPLE_PORT: String(ports.chat),
       TOLLGATE_GATEWAY_TOKENS: '',
       TOLLGATE_GATEWAY_TOKENS_FILE: '',
     },
@@ -59,6 +60,7 @@ describe('npm run dev', () => {
       temporal: await findFreePort('127.0.0.1'),
       ui: await findFreePort('127.0.0.1'),
       gateway: await findFreePort('127.0.0.1'),
+      chat: await findFreePort('127.0.0.1'),
     };
   });
   afterAll(async () => {
