@@ -12,10 +12,12 @@ export function Chat(props: { chatId: string; initialMessages: UIMessage[]; user
     transport: new DefaultChatTransport({
       api: `${process.env.NEXT_PUBLIC_TOLLGATE_URL}/api/chat`,
       headers: () => ({ authorization: `Bearer ${userToken}` }),
-      // Tollgate keeps the history: send only the newest message.
-      prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => ({
-        body: { id, messages: messages.slice(-1), trigger, messageId },
-      }),
+      // Tollgate keeps the history: send only the message the request is about (for a decision, the assistant
+      // message that asked, which need not be the last one: a queued message may follow it).
+      prepareSendMessagesRequest: ({ id, messages, trigger, messageId }) => {
+        const about = messages.find((m) => m.id === messageId && m.role === 'assistant') ?? messages.at(-1);
+        return { body: { id, messages: about ? [about] : [], trigger, messageId } };
+      },
     }),
     sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
   });
