@@ -41,6 +41,7 @@ export const assistantContentPartSchema = z.discriminatedUnion('type', [
   toolCallPartSchema,
   toolApprovalRequestPartSchema,
   toolResultPartSchema,
+  filePartSchema,
 ]);
 export type AssistantContentPart = z.infer<typeof assistantContentPartSchema>;
 
