@@ -187,9 +187,9 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
   const unsent = useRef(new Set<string>());
   const { messages, sendMessage, addToolApprovalResponse, status, error, setMessages, resumeStream } = useChat({
     id: config.chatId,
-    // The earlier turns, then the turn in progress again (its message replaces the one the history holds).
+    // The earlier turns, then the turn in progress again (its message replaces the one the history holds): resumed
+    // below, once, with the buttons held until it has answered.
     messages: start.shown,
-    resume: true,
     transport: new DefaultChatTransport({
       api: config.api,
       headers: { authorization: `Bearer ${config.token}` },
@@ -221,7 +221,15 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
         ),
       ),
   });
-  const busy = status === 'streaming' || status === 'submitted';
+  // Until the first resume has answered, the waiting turn's message shown is the history's: a decision clicked on it
+  // then would be replaced with the resumed one and lost, so the buttons wait for it (useChat's own `resume` starts
+  // in an effect after the first render, leaving them live for a moment).
+  const [resumed, setResumed] = useState(false);
+  useEffect(() => {
+    void resumeStream().finally(() => setResumed(true));
+    // Once, on mount, as `resume: true` would.
+  }, []);
+  const busy = !resumed || status === 'streaming' || status === 'submitted';
   const lastAssistant = messages.findLast((message) => message.role === 'assistant');
   const waiting = waitingApprovals(lastAssistant);
   const blocked = waiting.length > 0 || busy;
