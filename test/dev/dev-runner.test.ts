@@ -1,77 +1,36 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { TollgateClient } from '../../src/client';
-import { findFreePort } from '../../src/dev/ports';
 import type { AgentTurnResult } from '../../src/protocol';
-import { waitFor, waitForPending } from '../support/test-environment';
+import { freeDevPorts, startDev, stopDev, type DevPorts, type DevProcess } from '../support/dev-stack';
+import { waitForPending } from '../support/test-environment';
 
 const execFileAsync = promisify(execFile);
 const repository = path.resolve(__dirname, '../..');
 const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-dev-'));
 const workspace = path.join(folder, 'workspace');
-let ports: { temporal: number; ui: number; gateway: number; chat: number };
-
-/** Runs `npm run dev`'s entry point as a user would, on free ports and a state folder of its own. */
-async function startDev(): Promise<{ process: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/dev/dev.ts'], {
-    cwd: repository,
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: '',
-      OPENAI_API_KEY: '',
-      TOLLGATE_STATE_DIR: path.join(folder, 'state'),
-      TOLLGATE_WORKSPACE: workspace,
-      TOLLGATE_DEV_PORT: String(ports.temporal),
-      TOLLGATE_DEV_UI_PORT: String(ports.ui),
-      TOLLGATE_GATEWAY_PORT: String(ports.gateway),
-      TOLLGATE_CHAT_EXAMPLE_PORT: String(ports.chat),
-      TOLLGATE_GATEWAY_TOKENS: '',
-      TOLLGATE_GATEWAY_TOKENS_FILE: '',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  await waitFor(
-    async () => output,
-    (text) => text.includes('Tollgate is running.'),
-    60_000,
-  );
-  return { process: child, output: () => output };
-}
-
-async function stopDev(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGINT');
-  await exited;
-}
+let ports: DevPorts;
+const dev = () => ({ stateFolder: path.join(folder, 'state'), workspace, ports });
 
 describe('npm run dev', () => {
-  let dev: Awaited<ReturnType<typeof startDev>> | undefined;
+  let running: DevProcess | undefined;
   let tollgate: TollgateClient | undefined;
 
   beforeAll(async () => {
-    ports = {
-      temporal: await findFreePort('127.0.0.1'),
-      ui: await findFreePort('127.0.0.1'),
-      gateway: await findFreePort('127.0.0.1'),
-      chat: await findFreePort('127.0.0.1'),
-    };
+    ports = await freeDevPorts();
   });
   afterAll(async () => {
     await tollgate?.close();
-    if (dev) await stopDev(dev.process);
+    if (running) await stopDev(running);
   });
 
   it('serves the demo: an approved write happens, a denied command does not, and a wait survives a restart', async () => {
-    dev = await startDev();
-    expect(dev.output()).toContain(`TEMPORAL_ADDRESS=127.0.0.1:${ports.temporal} npx tollgate run`);
-    expect(dev.output()).toContain(`http://127.0.0.1:${ports.ui}`);
+    running = await startDev(dev());
+    expect(running.output()).toContain(`TEMPORAL_ADDRESS=127.0.0.1:${ports.temporal} npx tollgate run`);
+    expect(running.output()).toContain(`http://127.0.0.1:${ports.ui}`);
     process.env.TEMPORAL_ADDRESS = `127.0.0.1:${ports.temporal}`;
     tollgate = await TollgateClient.connect();
 
@@ -129,8 +88,8 @@ describe('npm run dev', () => {
     const [waiting] = await waitForPending(second, 1);
     await tollgate.close();
     tollgate = undefined;
-    await stopDev(dev.process);
-    dev = await startDev();
+    await stopDev(running);
+    running = await startDev(dev());
     tollgate = await TollgateClient.connect();
     expect((await tollgate.pending({ workflowId: second.workflowId })).map((approval) => approval.approvalId)).toEqual([
       waiting!.approvalId,

@@ -1,13 +1,13 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { TollgateClient } from '../../src/client';
 import { temporalSettingsFromEnvironment } from '../../src/client/temporal-settings';
-import { findFreePort } from '../../src/dev/ports';
 import { generateDecisionKeyPair } from '../../src/gateway/decisions/decision-signing-key';
 import { resolveSandbox } from '../../src/tools/workspace';
+import { freeDevPorts, spawnDev, stopDev, type DevPorts, type DevProcess } from '../support/dev-stack';
 import { waitFor, waitForPending } from '../support/test-environment';
 
 // `npm run dev` runs the worker and the gateway in one process: the gateway's token and signing key are on the
@@ -18,60 +18,14 @@ const repository = path.resolve(__dirname, '../..');
 const sandboxWorks = resolveSandbox('auto', os.tmpdir()).type === 'bubblewrap';
 const marker = `marker-${process.pid}-${Date.now()}`;
 
-interface Dev {
-  process: ChildProcess;
-  output: () => string;
-  exited: Promise<number | null>;
-}
-
-/** Starts `npm run dev`'s entry point with a state folder and ports of its own, and `environment` on top. */
-function startDev(folder: string, ports: Record<string, number>, environment: Record<string, string>): Dev {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/dev/dev.ts'], {
-    cwd: repository,
-    env: {
-      ...process.env,
-      TEMPORAL_ADDRESS: '',
-      OPENAI_API_KEY: '',
-      TOLLGATE_STATE_DIR: path.join(folder, 'state'),
-      TOLLGATE_WORKSPACE: path.join(folder, 'state', 'workspace'),
-      TOLLGATE_DEV_PORT: String(ports.temporal),
-      TOLLGATE_DEV_UI_PORT: String(ports.ui),
-      TOLLGATE_GATEWAY_PORT: String(ports.gateway),
-      TOLLGATE_CHAT_EXAMPLE_PORT: String(ports.chat),
-      TOLLGATE_GATEWAY_TOKENS: '',
-      TOLLGATE_GATEWAY_TOKENS_FILE: '',
-      TOLLGATE_ACCESS_FILE: '',
-      TOLLGATE_DECISION_PUBLIC_KEYS: '',
-      TOLLGATE_DECISION_KEY_ID: '',
-      TOLLGATE_TOOL_SANDBOX: '',
-      ...environment,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { process: child, output: () => output, exited };
-}
-
-async function stopDev(dev: Dev): Promise<void> {
-  if (dev.process.exitCode !== null || dev.process.signalCode !== null) return;
-  dev.process.kill('SIGINT');
-  await dev.exited;
-}
-
-async function freePorts(): Promise<Record<string, number>> {
-  return {
-    temporal: await findFreePort('127.0.0.1'),
-    ui: await findFreePort('127.0.0.1'),
-    gateway: await findFreePort('127.0.0.1'),
-    chat: await findFreePort('127.0.0.1'),
-  };
+/** Starts `npm run dev` with a state folder (and workspace in it) and ports of its own, and `environment` on top. */
+function startDev(folder: string, ports: DevPorts, environment: Record<string, string>): DevProcess {
+  const stateFolder = path.join(folder, 'state');
+  return spawnDev({ stateFolder, workspace: path.join(stateFolder, 'workspace'), ports, environment });
 }
 
 describe('npm run dev and the secrets that guard approvals', () => {
-  let dev: Dev | undefined;
+  let dev: DevProcess | undefined;
   let tollgate: TollgateClient | undefined;
   const folders: string[] = [];
   const newFolder = (prefix: string) => {
@@ -89,7 +43,7 @@ describe('npm run dev and the secrets that guard approvals', () => {
 
   it('refuses sandbox "none" before starting anything, naming the gateway files bash could read', async () => {
     const folder = newFolder('tollgate-dev-none-');
-    dev = startDev(folder, await freePorts(), { TOLLGATE_TOOL_SANDBOX: 'none' });
+    dev = startDev(folder, await freeDevPorts(), { TOLLGATE_TOOL_SANDBOX: 'none' });
     expect(await dev.exited).toBe(1);
     expect(dev.output()).toContain('Workspace tools: sandbox "none" refused: bash would run unsandboxed');
     expect(dev.output()).toContain("the worker's TOLLGATE_DECISION_SIGNING_KEY");
@@ -99,7 +53,7 @@ describe('npm run dev and the secrets that guard approvals', () => {
 
   it('with a signing key already exported, trusts only decisions its gateway signed, and bash reads no secret', async () => {
     const folder = newFolder('tollgate-dev-key-');
-    const ports = await freePorts();
+    const ports = await freeDevPorts();
     const signingKey = generateDecisionKeyPair().privateKeyPem;
     dev = startDev(folder, ports, {
       TOLLGATE_DECISION_SIGNING_KEY: signingKey,

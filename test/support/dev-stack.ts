@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { findFreePort } from '../../src/dev/ports';
+import { waitFor } from './test-environment';
+
+const repository = path.resolve(__dirname, '../..');
+
+/** The ports `npm run dev` listens on. */
+export interface DevPorts {
+  temporal: number;
+  ui: number;
+  gateway: number;
+  chat: number;
+}
+
+/** A running `npm run dev`, as a child process. */
+export interface DevProcess {
+  process: ChildProcess;
+  /** What it printed so far, stdout and stderr together. */
+  output: () => string;
+  /** Its exit code, once it has exited. */
+  exited: Promise<number | null>;
+}
+
+/** Where one `npm run dev` keeps its state and tools' files, and the ports it takes. */
+export interface DevStackOptions {
+  /** `TOLLGATE_STATE_DIR`. */
+  stateFolder: string;
+  /** `TOLLGATE_WORKSPACE`. */
+  workspace: string;
+  ports: DevPorts;
+  /** More variables, on top of a clean development environment. */
+  environment?: Record<string, string>;
+}
+
+/** Free ports on this machine for one `npm run dev`. */
+export async function freeDevPorts(): Promise<DevPorts> {
+  return {
+    temporal: await findFreePort('127.0.0.1'),
+    ui: await findFreePort('127.0.0.1'),
+    gateway: await findFreePort('127.0.0.1'),
+    chat: await findFreePort('127.0.0.1'),
+  };
+}
+
+/**
+ * Starts `npm run dev`'s entry point as a user would, on free ports and a state folder of its own, with none of the
+ * shell's Tollgate or Temporal settings leaking in (a test machine may export some). Does not wait for it.
+ */
+export function spawnDev(options: DevStackOptions): DevProcess {
+  const { ports } = options;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/dev/dev.ts'], {
+    cwd: repository,
+    env: {
+      ...process.env,
+      TEMPORAL_ADDRESS: '',
+      OPENAI_API_KEY: '',
+      TOLLGATE_STATE_DIR: options.stateFolder,
+      TOLLGATE_WORKSPACE: options.workspace,
+      TOLLGATE_DEV_PORT: String(ports.temporal),
+      TOLLGATE_DEV_UI_PORT: String(ports.ui),
+      TOLLGATE_GATEWAY_PORT: String(ports.gateway),
+      TOLLGATE_CHAT_EXAMPLE_PORT: String(ports.chat),
+      TOLLGATE_GATEWAY_TOKENS: '',
+      TOLLGATE_GATEWAY_TOKENS_FILE: '',
+      TOLLGATE_ACCESS_FILE: '',
+      TOLLGATE_DECISION_PUBLIC_KEYS: '',
+      TOLLGATE_DECISION_KEY_ID: '',
+      TOLLGATE_TOOL_SANDBOX: '',
+      ...options.environment,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { process: child, output: () => output, exited };
+}
+
+/** {@link spawnDev}, then waits until it says it is running. */
+export async function startDev(options: DevStackOptions): Promise<DevProcess> {
+  const dev = spawnDev(options);
+  await waitFor(
+    async () => dev.output(),
+    (text) => text.includes('Tollgate is running.'),
+    60_000,
+  );
+  return dev;
+}
+
+/** Stops it as Ctrl-C does, and waits until it has exited. */
+export async function stopDev(dev: DevProcess): Promise<void> {
+  if (dev.process.exitCode !== null || dev.process.signalCode !== null) return;
+  dev.process.kill('SIGINT');
+  await dev.exited;
+}
