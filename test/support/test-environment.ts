@@ -9,6 +9,7 @@ import type { PendingToolApproval } from '../../src/protocol';
 import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
 import type { ApprovalNotifier } from '../../src/notifications/notification-types';
 import type { Tool } from '../../src/tools';
+import type { McpServerConfigs } from '../../src/tools/mcp';
 import { createTollgateWorker } from '../../src/worker';
 import type { OperatorPolicy } from '../../src/policy';
 import type { TurnActivityLimits } from '../../src/protocol';
@@ -61,6 +62,8 @@ export async function createTestEnvironment(options: {
   taskQueuePrefix?: string;
   /** A Temporal server of the test's own (default: the shared dev server). */
   address?: string;
+  /** MCP servers whose tools the worker offers beside `tools` (it connects at each start, closes at each stop). */
+  mcpServers?: McpServerConfigs;
 }): Promise<TestEnvironment> {
   routeWorkerLogsToFile();
   const address = options.address ?? temporalAddress();
@@ -83,6 +86,7 @@ export async function createTestEnvironment(options: {
         connection: nativeConnection,
         taskQueue,
         tools: options.tools,
+        ...(options.mcpServers && { mcpServers: options.mcpServers }),
         onToolApproval: options.onToolApproval,
         notifiers: options.notifiers,
         policy: options.policy ?? {},

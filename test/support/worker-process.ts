@@ -1,6 +1,8 @@
-// A Tollgate worker in a process of its own, so a test can kill it with SIGKILL as a crash would.
+// A Tollgate worker in a process of its own, so a test can kill it with SIGKILL as a crash would. Its tools are the
+// test tools and the MCP servers' of TOLLGATE_MCP_SERVERS; its policy is the environment's (TOLLGATE_POLICY_FILE).
 import { NativeConnection } from '@temporalio/worker';
 import { appendFileSync } from 'node:fs';
+import { mcpServersFromEnvironment } from '../../src/tools/mcp';
 import { createTollgateWorker } from '../../src/worker';
 import { createTestTools } from './test-tools';
 
@@ -19,6 +21,8 @@ async function main(): Promise<void> {
       connection,
       taskQueue: required('TOLLGATE_TEST_TASK_QUEUE'),
       tools,
+      // MCP servers a test names in TOLLGATE_MCP_SERVERS; none otherwise.
+      mcpServers: mcpServersFromEnvironment(),
       model: { baseURL: required('TOLLGATE_TEST_MODEL_URL'), apiKey: 'test', model: 'tollgate-scripted' },
       workflowBundle: { codePath: required('TOLLGATE_TEST_WORKFLOW_BUNDLE') },
       // A killed worker's sticky queue is abandoned; fall back to the shared queue quickly.

@@ -1,17 +1,23 @@
 import type { ChildProcess } from 'node:child_process';
 import type { ModelMessage, ToolResultPart } from '../../../src/protocol';
-import { uniqueMarker, waitFor, waitForPending } from '../../support/test-environment';
+import {
+  createTestEnvironment,
+  type TestEnvironment,
+  uniqueMarker,
+  waitFor,
+  waitForPending,
+} from '../../support/test-environment';
 import { freePort, startEverythingServer, stopEverythingServer } from './everything-server-process';
-import { createMcpTestWorker, type McpTestWorker } from './mcp-test-worker';
 
 let port: number;
 let server: ChildProcess | undefined;
-let environment: McpTestWorker;
+let environment: TestEnvironment;
 
 beforeAll(async () => {
   port = await freePort();
   server = await startEverythingServer(port);
-  environment = await createMcpTestWorker({
+  environment = await createTestEnvironment({
+    tools: [],
     mcpServers: { every: { url: `http://127.0.0.1:${port}/mcp`, callTimeout: '1s', connectTimeout: '3s' } },
   });
 });
@@ -114,7 +120,8 @@ describe('tools of the MCP everything server over Streamable HTTP', () => {
 
   it('offers the tools of a server that was down when the worker started, once it answers', async () => {
     const latePort = await freePort();
-    const late = await createMcpTestWorker({
+    const late = await createTestEnvironment({
+      tools: [],
       mcpServers: { late: { url: `http://127.0.0.1:${latePort}/mcp`, connectTimeout: '1s', retryInterval: '300ms' } },
     });
     let lateServer: ChildProcess | undefined;

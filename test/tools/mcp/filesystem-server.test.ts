@@ -3,8 +3,12 @@ import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModelMessage, ToolResultPart } from '../../../src/protocol';
-import { uniqueMarker, waitForPending } from '../../support/test-environment';
-import { createMcpTestWorker, type McpTestWorker } from './mcp-test-worker';
+import {
+  createTestEnvironment,
+  type TestEnvironment,
+  uniqueMarker,
+  waitForPending,
+} from '../../support/test-environment';
 
 // @modelcontextprotocol/server-filesystem, run over stdio as an operator would list it.
 const root = realpathSync(mkdtempSync(join(tmpdir(), 'tollgate-mcp-fs-')));
@@ -13,11 +17,12 @@ const filesystemServer = {
   args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), root],
 };
 
-let environment: McpTestWorker;
+let environment: TestEnvironment;
 
 beforeAll(async () => {
   writeFileSync(join(root, 'notes.txt'), 'MCP notes\n');
-  environment = await createMcpTestWorker({
+  environment = await createTestEnvironment({
+    tools: [],
     mcpServers: {
       fs: filesystemServer,
       // A server that never answers: the worker starts after its connect timeout, without its tools.
@@ -148,8 +153,8 @@ describe('tools of the MCP filesystem server', () => {
     );
     const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} write` }] });
     const [pending] = await waitForPending(handle, 1);
-    await environment.stop();
-    await environment.start();
+    await environment.stopWorker();
+    await environment.startWorker();
 
     await environment.tollgate.decide(pending!.approvalId, { approved: true, approver: 'ana' });
     const result = await handle.result();

@@ -1,16 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import {
-  createTestEnvironment,
-  uniqueMarker,
-  waitFor,
-  waitForPending,
-  temporalAddress,
-  workflowBundlePath,
-} from '../../support/test-environment';
-import { killProcess } from '../../support/spawn-worker-process';
+import { createTestEnvironment, uniqueMarker, waitFor, waitForPending } from '../../support/test-environment';
+import { killProcess, spawnWorkerProcess } from '../../support/spawn-worker-process';
 import { freePort, startEverythingServer, stopEverythingServer } from './everything-server-process';
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'tollgate-mcp-crash-')));
@@ -21,40 +14,21 @@ const servers = {
   },
 };
 
-/** Starts `mcp-worker-process.ts` with the MCP servers in TOLLGATE_MCP_SERVERS; resolves once it polls. */
-async function spawnMcpWorker(
+/** A worker process (test/support/worker-process.ts) whose MCP servers are `servers`, under `policyFile` if given. */
+function spawnMcpWorker(
   taskQueue: string,
   modelURL: string,
   more: { servers?: object; policyFile?: string } = {},
 ): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'mcp-worker-process.ts')], {
-    env: {
-      ...process.env,
-      TOLLGATE_TEST_TEMPORAL_ADDRESS: temporalAddress(),
-      TOLLGATE_TEST_WORKFLOW_BUNDLE: workflowBundlePath(),
-      TOLLGATE_TEST_TASK_QUEUE: taskQueue,
-      TOLLGATE_TEST_MODEL_URL: modelURL,
+  return spawnWorkerProcess({
+    taskQueue,
+    modelURL,
+    runLog: path.join(root, 'runs.jsonl'),
+    environment: {
       TOLLGATE_MCP_SERVERS: JSON.stringify(more.servers ?? servers),
       TOLLGATE_POLICY_FILE: more.policyFile ?? '',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let errors = '';
-  child.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker process did not start in time:\n${errors}`)), 30_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('ready')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`worker process exited with ${code}:\n${errors}`));
-    });
-  });
-  return child;
 }
 
 describe('an MCP tool call waiting for approval when its worker crashes', () => {
