@@ -1,6 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { DecisionChannel } from './bench-options';
-import type { WorkerChild } from './worker-child';
+import type { BenchWorkers } from './worker-group';
 import type { BenchSystem } from './worker-messages';
 
 /** One started turn that will wait for one approval. */
@@ -24,8 +24,8 @@ export interface ApprovalSystem {
   readonly label: string;
   /** How {@link approve} sends the decision. */
   readonly decideBy: DecisionChannel;
-  /** Its worker, in a process of its own. */
-  readonly worker: WorkerChild;
+  /** Its worker processes (one, or several on one task queue for the scale-out figure). */
+  readonly worker: BenchWorkers;
   /** Starts a turn that will ask for one approval. */
   start(key: string): Promise<BenchTurn>;
   /** The approvalId once the turn waits for it, or undefined while it does not wait yet. */

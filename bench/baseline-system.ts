@@ -8,7 +8,7 @@ import {
   baselineWorkflowType,
   type baselineApproval,
 } from './baseline-workflow';
-import type { WorkerChild } from './worker-child';
+import type { BenchWorkers } from './worker-group';
 
 /** The bare-Temporal baseline: start the workflow, query what it waits for, send the decision (signal or update). */
 export class BaselineSystem implements ApprovalSystem {
@@ -19,7 +19,7 @@ export class BaselineSystem implements ApprovalSystem {
   constructor(
     private readonly client: Client,
     private readonly taskQueue: string,
-    readonly worker: WorkerChild,
+    readonly worker: BenchWorkers,
     readonly decideBy: DecisionChannel,
   ) {}
 

@@ -3,7 +3,7 @@ export const modelStepsModes = ['activity', 'local'] as const;
 export type ModelStepsMode = (typeof modelStepsModes)[number];
 
 /** The figures the suite can measure. */
-export const figureNames = ['latency', 'burst', 'memory', 'history', 'growth'] as const;
+export const figureNames = ['latency', 'burst', 'memory', 'history', 'growth', 'scale', 'store'] as const;
 export type FigureName = (typeof figureNames)[number];
 
 /** How decisions reach a waiting turn: Tollgate's signal, or its validated update (what the gateway and `decide` use). */
@@ -36,6 +36,10 @@ export interface BenchOptions {
   warmUpTurns: number;
   /** How Tollgate's turns run their model steps; each mode is measured as a system of its own in the bursts and histories. */
   modelSteps: ModelStepsMode[];
+  /** Turns of the scale-out figure's bursts (one and two worker processes per system). */
+  scaleTurns: number;
+  /** Tool calls per turn of the content-store figure (folder against S3). */
+  storeSteps: number;
 }
 
 export const benchUsage = `Usage: npm run bench -- [options]
@@ -53,7 +57,10 @@ export const benchUsage = `Usage: npm run bench -- [options]
   --rounds N           bursts per system and decision channel, order alternating; medians reported (default 3)
   --warm-up-turns N    turns of one unmeasured burst per system before the measured ones (default min(200, turns))
   --model-steps a,b    how Tollgate's turns run their model steps in the bursts and histories: activity (the default of
-                       a turn), local (modelSteps: 'local', local activities) (default activity,local)`;
+                       a turn), local (modelSteps: 'local', local activities) (default activity,local)
+  --scale-turns N      turns of each scale-out burst, run by one and by two worker processes per system
+                       (default min(turns, 500))
+  --store-steps N      tool calls per turn of the content-store figure, folder store against S3 (default 20)`;
 
 /** Parses `--name value` and `--name=value` flags. */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -81,6 +88,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     'in-flight',
     'warm-up-turns',
     'model-steps',
+    'scale-turns',
+    'store-steps',
   ]);
   for (const name of values.keys()) if (!known.has(name)) throw new UsageError(`Unknown option --${name}.`);
 
@@ -121,6 +130,8 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     inFlight: positive(values, 'in-flight', 100),
     warmUpTurns: positive(values, 'warm-up-turns', Math.min(200, turns)),
     modelSteps: [...new Set(modelSteps as ModelStepsMode[])],
+    scaleTurns: positive(values, 'scale-turns', Math.min(turns, 500)),
+    storeSteps: positive(values, 'store-steps', 20),
   };
 }
 

@@ -2,6 +2,8 @@ import type { BenchOptions, DecisionChannel } from './bench-options';
 import type { GrowthResult } from './measure-growth';
 import type { BurstResult } from './measure-burst';
 import type { HistorySize } from './history-size';
+import type { StoreCost } from './measure-store-cost';
+import type { BenchSystem } from './worker-messages';
 import { percentile, type LatencySummary } from './stats';
 
 /** A figure that could not be measured, and why. */
@@ -55,10 +57,22 @@ export interface BenchReport {
   /** Tollgate with its turns' model steps as local activities (`modelSteps: 'local'`), when measured. */
   tollgateLocalSteps?: SystemFigures;
   growth: Array<GrowthResult | (FigureError & { steps: number })>;
+  /** Bursts with one worker process per system and with two (each on task queues of their own), round by round. */
+  scaleOut?: { channel: DecisionChannel; turns: number; results: ScaleOutResult[] };
+  /** The content store's cost per model step: the folder store against S3 (SeaweedFS), on the same model and server. */
+  storeCost?: { folder: StoreCost; s3: StoreCost } | FigureError;
   /** Requests the scripted model could not answer: a non-empty list means some turn did not run as scripted. */
   modelFailures: string[];
   /** Wall time of the whole run (ms). */
   durationMs: number;
+}
+
+/** One scale-out burst: a system on one or two worker processes. */
+export interface ScaleOutResult {
+  system: BenchSystem;
+  workers: 1 | 2;
+  burst?: BurstResult;
+  error?: string;
 }
 
 /** One line of the headline table. */
@@ -70,10 +84,12 @@ interface Row {
   target: string;
 }
 
-/** The targets of issue 9, as ratios Tollgate / baseline (or absolute values). */
+/** The targets of issues 9 and 23, as ratios Tollgate / baseline (or absolute values). */
 const targets = {
   decisionToToolStartP50: 1.2,
-  burstThroughput: 0.8,
+  startToRequestP50: 1.3,
+  burstThroughput: 0.95,
+  workerCpuPerDecidedTurn: 1.2,
   residentPerTurn: 1.5,
   eventsPerApprovedTurn: 30,
   growthHistoryBytes: 5 * 1024 * 1024,
@@ -169,6 +185,7 @@ function headlineRows(report: BenchReport): Row[] {
       baseLatency?.startToRequestMs.p50,
       tollLatency?.startToRequestMs.p50,
       milliseconds,
+      { text: `≤ ${targets.startToRequestP50}×`, met: (ratio) => ratio <= targets.startToRequestP50 },
     );
     pair(
       'start → approval request p95',
@@ -221,7 +238,14 @@ function headlineRows(report: BenchReport): Row[] {
       ['dev server CPU per decided turn', (burst: BurstResult) => burst.serverCpuMsPerTurn ?? NaN],
       ['worker CPU per decided turn', (burst: BurstResult) => burst.workerCpuMsPerTurn ?? NaN],
     ] as const) {
-      pair(`burst by ${channel}: ${figure}`, median(base, value), median(toll, value), cpuMs);
+      const target =
+        figure === 'worker CPU per decided turn'
+          ? {
+              text: `≤ ${targets.workerCpuPerDecidedTurn}×`,
+              met: (ratio: number) => ratio <= targets.workerCpuPerDecidedTurn,
+            }
+          : undefined;
+      pair(`burst by ${channel}: ${figure}`, median(base, value), median(toll, value), cpuMs, target);
       if (local)
         pair(`burst by ${channel}, local model steps: ${figure}`, median(base, value), median(local, value), cpuMs);
     }
@@ -319,8 +343,101 @@ function headlineRows(report: BenchReport): Row[] {
     if (!baseHistory || !tollHistory)
       failed('history', errorOf(report.baseline.history), errorOf(report.tollgate.history));
   }
+  rows.push(...scaleOutRows(report));
   return rows;
 }
+
+/** Decided turns per second and worker CPU per decided turn, on one worker process per system and on two. */
+function scaleOutRows(report: BenchReport): Row[] {
+  const scale = report.scaleOut;
+  if (!scale) return [];
+  const rows: Row[] = [];
+  const medianOf = (system: BenchSystem, workers: 1 | 2, value: (burst: BurstResult) => number | undefined) => {
+    const values = scale.results.flatMap((result) => {
+      const figure = result.system === system && result.workers === workers && result.burst && value(result.burst);
+      return typeof figure === 'number' && Number.isFinite(figure) ? [figure] : [];
+    });
+    return values.length > 0 ? percentile(values, 0.5) : undefined;
+  };
+  const add = (
+    figure: string,
+    baseline: number | undefined,
+    tollgate: number | undefined,
+    format: (value?: number) => string,
+  ) =>
+    rows.push({
+      figure,
+      baseline: format(baseline),
+      tollgate: format(tollgate),
+      ratio: ratioText(ratioOf(tollgate, baseline)),
+      target: '',
+    });
+  const perSecond = (value?: number) => (value === undefined ? '–' : value.toFixed(0));
+  const cpu = (value?: number) => (value === undefined ? '–' : `${value.toFixed(1)} ms`);
+  const times = (value?: number) => ratioText(value);
+  for (const workers of [1, 2] as const) {
+    const label = `scale-out by ${scale.channel}, ${scale.turns} waiting, ${workers} worker process${workers === 1 ? '' : 'es'} per system`;
+    add(
+      `${label}: decided turns/s`,
+      medianOf('baseline', workers, (burst) => burst.decisionsPerSecond),
+      medianOf('tollgate', workers, (burst) => burst.decisionsPerSecond),
+      perSecond,
+    );
+    add(
+      `${label}: worker CPU per decided turn (all its processes)`,
+      medianOf('baseline', workers, (burst) => burst.workerCpuMsPerTurn),
+      medianOf('tollgate', workers, (burst) => burst.workerCpuMsPerTurn),
+      cpu,
+    );
+  }
+  const gain = (system: BenchSystem) =>
+    ratioOf(
+      medianOf(system, 2, (burst) => burst.decisionsPerSecond),
+      medianOf(system, 1, (burst) => burst.decisionsPerSecond),
+    );
+  add('scale-out: decided turns/s, two workers / one', gain('baseline'), gain('tollgate'), times);
+  for (const result of scale.results.filter((entry) => entry.error !== undefined)) {
+    rows.push({
+      figure: `scale-out ${result.system} on ${result.workers} failed`,
+      baseline: '',
+      tollgate: '',
+      ratio: '–',
+      target: result.error ?? '',
+    });
+  }
+  return rows;
+}
+
+/** The content store's table: the folder store against S3, per model step. */
+function storeRows(report: BenchReport): string[][] {
+  const cost = report.storeCost;
+  if (!cost) return [];
+  if ('error' in cost) return [['content store', `failed: ${cost.error}`, '', '']];
+  const ms = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} ms` : '–');
+  const line = (figure: string, folder: number, s3: number) => [
+    figure,
+    ms(folder),
+    ms(s3),
+    ratioText(ratioOf(s3, folder)),
+  ];
+  const rows = [
+    line(
+      `wall time per model step p50 (${cost.folder.turns} turns of ${cost.folder.steps} tool calls, 32 KiB outputs)`,
+      cost.folder.wallMsPerStep.p50,
+      cost.s3.wallMsPerStep.p50,
+    ),
+    line('worker CPU per model step p50', cost.folder.workerCpuMsPerStep.p50, cost.s3.workerCpuMsPerStep.p50),
+  ];
+  for (const [name, side] of [
+    ['folder', cost.folder],
+    ['S3', cost.s3],
+  ] as const) {
+    if (side.failures.length > 0) rows.push([`${name} turns failed`, side.failures.join('; '), '', '']);
+  }
+  return rows;
+}
+
+const storeHeader = ['figure', 'folder store', 'S3 store (SeaweedFS)', 'ratio S3 / folder'];
 
 const headlineHeader: Row = {
   figure: 'figure',
@@ -396,6 +513,7 @@ export function renderText(report: BenchReport): string {
   if (rows.length > 0) parts.push(textTable(rowCells(headlineHeader), rows.map(rowCells)), '');
   if (report.growth.length > 0)
     parts.push('Long turns (32 KiB per tool output):', textTable(growthHeader, growthRows(report)), '');
+  if (report.storeCost) parts.push('Content store, per model step:', textTable(storeHeader, storeRows(report)), '');
   parts.push(`Ratio = Tollgate / bare Temporal. Run took ${(report.durationMs / 1000).toFixed(0)} s.`);
   if (report.modelFailures.length > 0) {
     parts.push(`The scripted model failed ${report.modelFailures.length} requests, first: ${report.modelFailures[0]}`);
@@ -422,5 +540,6 @@ export function renderMarkdown(report: BenchReport): string {
   const rows = headlineRows(report);
   if (rows.length > 0) parts.push(markdownTable(rowCells(headlineHeader), rows.map(rowCells)), '');
   if (report.growth.length > 0) parts.push(markdownTable(growthHeader, growthRows(report)), '');
+  if (report.storeCost) parts.push(markdownTable(storeHeader, storeRows(report)), '');
   return parts.join('\n');
 }

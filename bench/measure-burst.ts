@@ -84,7 +84,7 @@ export async function measureBurst(
   options.progress(`deciding ${count} in one burst`);
   const cpuOf = () => ({
     server: options.serverPid === undefined ? undefined : cpuMillisecondsOf(options.serverPid),
-    worker: cpuMillisecondsOf(system.worker.pid),
+    worker: sumOf(system.worker.pids.map(cpuMillisecondsOf)),
   });
   const cpuBefore = cpuOf();
   const burstStarted = nowMs();
@@ -157,4 +157,14 @@ async function countWorkflowTaskTimeouts(
   });
   const read = counts.filter((count): count is number => count !== undefined);
   return { turnsRead: read.length, timeouts: read.reduce((sum, count) => sum + count, 0) };
+}
+
+/** The sum, or undefined when any part is unknown. */
+function sumOf(values: ReadonlyArray<number | undefined>): number | undefined {
+  let sum = 0;
+  for (const value of values) {
+    if (value === undefined) return undefined;
+    sum += value;
+  }
+  return sum;
 }

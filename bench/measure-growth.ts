@@ -7,7 +7,7 @@ import { workflowIdOf } from './baseline-system';
 import { benchToolNames, growthOutputBytes } from './bench-tools';
 import { nowMs } from './clock';
 import { historySizeOf } from './history-size';
-import type { WorkerChild } from './worker-child';
+import type { BenchWorkers } from './worker-group';
 
 /** One long turn: `steps` tool calls of 32 KiB output each, then an answer. */
 export interface GrowthResult {
@@ -36,16 +36,23 @@ export interface GrowthResult {
 export async function measureGrowth(
   tollgate: TollgateClient,
   model: ModelServer,
-  worker: WorkerChild,
+  worker: BenchWorkers,
   steps: number,
-  options: { timeoutMs: number; storeFolder: string; progress: (line: string) => void },
+  options: {
+    timeoutMs: number;
+    /** The folder store, whose growth is measured; absent for another store (its growth is then NaN). */
+    storeFolder?: string;
+    /** The turn's marker; by default one per step count. */
+    key?: string;
+    progress: (line: string) => void;
+  },
 ): Promise<GrowthResult> {
-  const key = `[bench-growth-${steps}]`;
+  const key = options.key ?? `[bench-growth-${steps}]`;
   const calls = Array.from({ length: steps }, (_, step) => ({
     toolCalls: [{ name: benchToolNames.read, arguments: { turn: key, step } }],
   }));
   model.scriptFor(key, ...calls, { text: `Read ${steps} files of ${growthOutputBytes} bytes.` });
-  const storeBefore = folderBytes(options.storeFolder);
+  const storeBefore = options.storeFolder === undefined ? NaN : folderBytes(options.storeFolder);
   const started = nowMs();
   const handle = await tollgate.startTurn(
     {
@@ -84,7 +91,7 @@ export async function measureGrowth(
     historyEvents: size.events,
     largestPayloadBytes: size.largestPayloadBytes,
     largestPayloadEvent: size.largestPayloadEvent,
-    storeBytes: folderBytes(options.storeFolder) - storeBefore,
+    storeBytes: options.storeFolder === undefined ? NaN : folderBytes(options.storeFolder) - storeBefore,
     wallMs,
   };
 }

@@ -30,6 +30,9 @@ import { measureInterleaved, measureLatency, type TurnLimits } from './measure-l
 import { mean, summarise } from './stats';
 import { TollgateSystem } from './tollgate-system';
 import { WorkerChild } from './worker-child';
+import { WorkerGroup } from './worker-group';
+import { measureStoreCost } from './measure-store-cost';
+import { startSeaweedFs } from '../src/dev/seaweedfs';
 
 const startedAt = Date.now();
 const outputFolder = path.resolve(__dirname, '../.tollgate/bench');
@@ -64,9 +67,12 @@ class Resources {
   connection?: Connection;
   readonly workers: WorkerChild[] = [];
   readonly files: string[] = [];
+  /** Other servers to stop (SeaweedFS). */
+  readonly stops: Array<() => Promise<void>> = [];
 
   async close(): Promise<void> {
     await Promise.all(this.workers.map((worker) => worker.stop().catch(() => worker.kill())));
+    await Promise.all(this.stops.map((stop) => stop().catch(() => undefined)));
     await this.connection?.close().catch(() => undefined);
     await this.model?.close().catch(() => undefined);
     await this.server?.stop().catch(() => undefined);
@@ -116,7 +122,10 @@ async function main(): Promise<void> {
   try {
     progress('starting the Temporal dev server and bundling both workflows');
     const [server, baselineBundle, tollgateBundle] = await Promise.all([
-      startDevServer({ searchAttributes: tollgateSearchAttributes }).then((server) => (resources.server = server)),
+      startDevServer({
+        searchAttributes: tollgateSearchAttributes,
+        extraArgs: (process.env.TOLLGATE_BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean),
+      }).then((server) => (resources.server = server)),
       bundle({ workflowsPath: require.resolve('./baseline-workflow') }, 'baseline', resources),
       // The bundle createTollgateWorker builds for itself, with its workflow modules preloaded.
       bundle(tollgateWorkflowBundleOptions(), 'tollgate', resources),
@@ -240,16 +249,16 @@ async function main(): Promise<void> {
       }
     }
 
+    const burstOptions = (keyPrefix: string, system: ApprovalSystem, turns: number) => ({
+      keyPrefix,
+      startConcurrency: options.startConcurrency,
+      inFlight: options.inFlight,
+      limits: fillLimits,
+      burstTimeoutMs: Math.max(60_000, turns * 100),
+      serverPid: server.pid,
+      progress: (line: string) => progress(`${system.label} (${system.decideBy}): ${line}`),
+    });
     if (options.only.has('burst') || options.only.has('memory')) {
-      const burstOptions = (keyPrefix: string, system: ApprovalSystem, turns: number) => ({
-        keyPrefix,
-        startConcurrency: options.startConcurrency,
-        inFlight: options.inFlight,
-        limits: fillLimits,
-        burstTimeoutMs: Math.max(60_000, turns * 100),
-        serverPid: server.pid,
-        progress: (line: string) => progress(`${system.label} (${system.decideBy}): ${line}`),
-      });
       // A burst on a fresh server runs slower than the next one, whichever system goes first: one
       // unmeasured burst each, then rounds in rotating order so that none always goes first.
       for (const system of systemsDecidedBy(options.decisions[0] as DecisionChannel)) {
@@ -302,6 +311,109 @@ async function main(): Promise<void> {
         growth.push('error' in measured ? { steps, ...measured } : measured);
       }
     }
+    let scaleOut: BenchReport['scaleOut'];
+    if (options.only.has('scale')) {
+      // One worker process per system against two, each on task queues of their own so that a round with one
+      // worker cannot hand work to the other. The two-worker processes are new; the one-worker rounds use the
+      // workers every other figure uses.
+      const channel: DecisionChannel = options.decisions.includes('update') ? 'update' : 'signal';
+      progress(
+        `scale-out: starting two more worker processes per system (bursts of ${options.scaleTurns} by ${channel})`,
+      );
+      const pairOf = (system: 'baseline' | 'tollgate', bundlePath: string) =>
+        Promise.all(
+          [1, 2].map(() =>
+            WorkerChild.start({ ...workerOptions, system, taskQueue: `bench-${system}-scale`, bundlePath }),
+          ),
+        );
+      const [baselinePair, tollgatePair] = await Promise.all([
+        pairOf('baseline', baselineBundle),
+        pairOf('tollgate', tollgateBundle),
+      ]);
+      resources.workers.push(...baselinePair, ...tollgatePair);
+      const byWorkers: Record<1 | 2, ApprovalSystem[]> = {
+        1: systemsDecidedBy(channel, false),
+        2: [
+          new BaselineSystem(client, 'bench-baseline-scale', new WorkerGroup(baselinePair), channel),
+          new TollgateSystem(
+            new TollgateClient(client, 'bench-tollgate-scale'),
+            model,
+            new WorkerGroup(tollgatePair),
+            channel,
+          ),
+        ],
+      };
+      const results: NonNullable<BenchReport['scaleOut']>['results'] = [];
+      for (const workers of [1, 2] as const) {
+        for (const system of byWorkers[workers]) {
+          progress(
+            `scale-out: ${system.label} on ${workers} worker(s): warm-up burst of ${options.scaleTurns} (not measured)`,
+          );
+          await attempt(`${system.label} scale-out warm-up`, () =>
+            measureBurst(
+              system,
+              options.scaleTurns,
+              burstOptions(`bench-${system.key}-scale-${workers}-warm-up`, system, options.scaleTurns),
+            ),
+          );
+        }
+      }
+      let scaleIndex = 0;
+      for (let round = 1; round <= options.rounds; round++) {
+        for (const workers of rotated([1, 2] as const, round)) {
+          for (const system of rotated(byWorkers[workers], scaleIndex++)) {
+            progress(`scale-out: ${system.label} on ${workers} worker(s), round ${round}/${options.rounds}`);
+            const measured = await attempt(`${system.label} scale-out burst`, () =>
+              measureBurst(
+                system,
+                options.scaleTurns,
+                burstOptions(`bench-${system.key}-scale-${workers}-${round}`, system, options.scaleTurns),
+              ),
+            );
+            results.push({
+              system: system.name,
+              workers,
+              ...('error' in measured ? { error: measured.error } : { burst: measured }),
+            });
+          }
+        }
+      }
+      scaleOut = { channel, turns: options.scaleTurns, results };
+      await Promise.all([...baselinePair, ...tollgatePair].map((worker) => worker.stop()));
+    }
+
+    let storeCost: BenchReport['storeCost'];
+    if (options.only.has('store')) {
+      storeCost = await attempt('the content-store figure', async () => {
+        progress('content store: starting SeaweedFS (S3) and a Tollgate worker that uses it');
+        const s3Folder = path.join(outputFolder, `seaweedfs-${process.pid}`);
+        resources.files.push(s3Folder);
+        const s3 = await startSeaweedFs({ folder: s3Folder, bucket: 'bench' });
+        resources.stops.push(() => s3.stop());
+        const s3Worker = await WorkerChild.start({
+          ...workerOptions,
+          system: 'tollgate',
+          taskQueue: 'bench-tollgate-s3',
+          bundlePath: tollgateBundle,
+          environment: s3.environment('bench'),
+        });
+        resources.workers.push(s3Worker);
+        const measured = await measureStoreCost(
+          [
+            { name: 'folder', tollgate, worker: tollgateWorker },
+            { name: 's3', tollgate: new TollgateClient(client, 'bench-tollgate-s3'), worker: s3Worker },
+          ],
+          model,
+          { rounds: Math.max(3, options.rounds), steps: options.storeSteps, progress },
+        );
+        await s3Worker.stop();
+        const folder = measured.get('folder');
+        const bucket = measured.get('s3');
+        if (!folder || !bucket) throw new Error('a store was not measured');
+        return { folder, s3: bucket };
+      });
+    }
+
     if (model.failures.length > 0) progress(`the scripted model reported ${model.failures.length} failures`);
 
     const report: BenchReport = {
@@ -318,6 +430,8 @@ async function main(): Promise<void> {
       tollgate: figures.tollgate,
       ...(options.modelSteps.includes('local') && { tollgateLocalSteps: figures.tollgateLocalSteps }),
       growth,
+      ...(scaleOut && { scaleOut }),
+      ...(storeCost && { storeCost }),
       modelFailures: [...model.failures],
       durationMs: Date.now() - startedAt,
     };

@@ -5,7 +5,7 @@ import type { ApprovalSystem, BenchTurn } from './approval-system';
 import type { DecisionChannel, ModelStepsMode } from './bench-options';
 import { workflowIdOf } from './baseline-system';
 import { benchToolNames } from './bench-tools';
-import type { WorkerChild } from './worker-child';
+import type { BenchWorkers } from './worker-group';
 
 /**
  * Tollgate through its public client: `startTurn`, `pending`, and `decide` (update) or `sendDecision` (signal);
@@ -19,7 +19,7 @@ export class TollgateSystem implements ApprovalSystem {
   constructor(
     private readonly tollgate: TollgateClient,
     private readonly model: ModelServer,
-    readonly worker: WorkerChild,
+    readonly worker: BenchWorkers,
     readonly decideBy: DecisionChannel,
     private readonly modelSteps: ModelStepsMode = 'activity',
   ) {

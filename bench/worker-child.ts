@@ -8,6 +8,7 @@ import {
   type BenchmarkMessage,
   type WorkerProcessMessage,
 } from './worker-messages';
+import type { BenchWorkers } from './worker-group';
 
 /** Processes the benchmark itself is stopping, whose exit is expected. */
 const stopping = new WeakSet<ChildProcess>();
@@ -20,12 +21,14 @@ export interface WorkerChildOptions {
   bundlePath: string;
   modelURL: string;
   maxCachedWorkflows: number;
+  /** More environment for the process (the S3 store's settings, say), over the benchmark's own. */
+  environment?: Record<string, string>;
   /** Worker output lines, for progress on stderr. */
   log: (line: string) => void;
 }
 
 /** A benchmark worker running in a child process: its tool starts, its memory, and a way to stop it. */
-export class WorkerChild {
+export class WorkerChild implements BenchWorkers {
   /** When each turn's tool started, by turn key, as the worker stamped it. */
   readonly toolStarts = new Map<string, number>();
   private readonly toolStartCounts = new Map<string, number>();
@@ -51,6 +54,7 @@ export class WorkerChild {
       ],
       env: {
         ...process.env,
+        ...options.environment,
         [workerEnvironment.system]: options.system,
         [workerEnvironment.address]: options.address,
         [workerEnvironment.taskQueue]: options.taskQueue,
@@ -101,6 +105,11 @@ export class WorkerChild {
   /** The process id, whose VmRSS is the worker's memory. */
   get pid(): number {
     return this.child.pid ?? -1;
+  }
+
+  /** The one process, as {@link BenchWorkers} lists them. */
+  get pids(): number[] {
+    return [this.pid];
   }
 
   /** Resolves with the time the tool of `turn` started, or rejects after `timeoutMs`. */

@@ -1,0 +1,48 @@
+import type { WorkerChild } from './worker-child';
+
+/** What a measurement needs of the worker processes that run one system's turns. */
+export interface BenchWorkers {
+  /** The processes, whose CPU time is summed. */
+  readonly pids: readonly number[];
+  /** Resolves with the time the tool of `turn` started on any of them, or rejects after `timeoutMs`. */
+  toolStarted(turn: string, timeoutMs: number): Promise<number>;
+  /** How many times a tool of `turn` started, on all of them. */
+  toolStartCount(turn: string): number;
+  /** Their resident memory together, after a garbage collection in each (bytes). */
+  residentBytes(): Promise<number>;
+}
+
+/**
+ * Several worker processes polling one task queue, measured as one: the scale-out figure runs a system on
+ * two of them. A turn's tool starts on whichever worker took it.
+ */
+export class WorkerGroup implements BenchWorkers {
+  constructor(private readonly workers: readonly WorkerChild[]) {
+    if (workers.length === 0) throw new Error('a worker group needs at least one worker');
+  }
+
+  get pids(): number[] {
+    return this.workers.map((worker) => worker.pid);
+  }
+
+  toolStarted(turn: string, timeoutMs: number): Promise<number> {
+    // The first worker to report the tool wins; the others' waits are dropped when it does.
+    return new Promise((resolve, reject) => {
+      let failures = 0;
+      for (const worker of this.workers) {
+        worker.toolStarted(turn, timeoutMs).then(resolve, (error: unknown) => {
+          if (++failures === this.workers.length) reject(error);
+        });
+      }
+    });
+  }
+
+  toolStartCount(turn: string): number {
+    return this.workers.reduce((sum, worker) => sum + worker.toolStartCount(turn), 0);
+  }
+
+  async residentBytes(): Promise<number> {
+    const each = await Promise.all(this.workers.map((worker) => worker.residentBytes()));
+    return each.reduce((sum, value) => sum + value, 0);
+  }
+}
