@@ -3,6 +3,7 @@ import type { GrowthResult } from './measure-growth';
 import type { BurstResult } from './measure-burst';
 import type { HistorySize } from './history-size';
 import type { StoreCost } from './measure-store-cost';
+import type { WaitPhases } from './wait-phases';
 import type { BenchSystem } from './worker-messages';
 import { percentile, type LatencySummary } from './stats';
 
@@ -16,6 +17,8 @@ export interface FigureError {
 export interface LatencyFigures {
   startToRequestMs: LatencySummary;
   decisionToToolStartMs: LatencySummary;
+  /** Medians, from the histories of up to 20 of these turns: what start → request is made of. */
+  waitPhases?: WaitPhases & { samples: number };
 }
 
 /** The mean history of one completed turn. */
@@ -193,6 +196,26 @@ function headlineRows(report: BenchReport): Row[] {
       tollLatency?.startToRequestMs.p95,
       milliseconds,
     );
+    const [basePhases, tollPhases] = [baseLatency?.waitPhases, tollLatency?.waitPhases];
+    if (basePhases && tollPhases) {
+      const phase = (count: number, ms: number) => `${count} · ${ms.toFixed(1)} ms`;
+      const where = `(history, median of ${Math.min(basePhases.samples, tollPhases.samples)})`;
+      pair(`start → waiting in history ${where}`, basePhases.untilWaitingMs, tollPhases.untilWaitingMs, milliseconds);
+      rows.push({
+        figure: `  of which workflow tasks (count · time) ${where}`,
+        baseline: phase(basePhases.workflowTasks, basePhases.workflowTaskMs),
+        tollgate: phase(tollPhases.workflowTasks, tollPhases.workflowTaskMs),
+        ratio: ratioText(ratioOf(tollPhases.workflowTaskMs, basePhases.workflowTaskMs)),
+        target: '',
+      });
+      rows.push({
+        figure: `  of which activities (count · time) ${where}`,
+        baseline: phase(basePhases.activities, basePhases.activityMs),
+        tollgate: phase(tollPhases.activities, tollPhases.activityMs),
+        ratio: '–',
+        target: '',
+      });
+    }
     if (!baseLatency || !tollLatency)
       failed('latency', errorOf(report.baseline.latency), errorOf(report.tollgate.latency));
   }

@@ -27,7 +27,8 @@ import { historySizeOf } from './history-size';
 import { measureBurst } from './measure-burst';
 import { measureGrowth } from './measure-growth';
 import { measureInterleaved, measureLatency, type TurnLimits } from './measure-latency';
-import { mean, summarise } from './stats';
+import { mean, percentile, summarise } from './stats';
+import { waitPhasesOf, type WaitPhases } from './wait-phases';
 import { TollgateSystem } from './tollgate-system';
 import { WorkerChild } from './worker-child';
 import { WorkerGroup } from './worker-group';
@@ -207,9 +208,25 @@ async function main(): Promise<void> {
         }
         completedTurns[system.key] = result.turns;
         if (options.only.has('latency')) {
+          const phases = await Promise.all(
+            result.turns
+              .slice(0, 20)
+              .map(async (turn) => waitPhasesOf((await system.handle(turn).fetchHistory()).events ?? [])),
+          ).catch(() => []);
+          const middle = (value: (phase: WaitPhases) => number) => percentile(phases.map(value), 0.5);
           figures[system.key].latency = {
             startToRequestMs: summarise(result.timings.map((timing) => timing.startToRequestMs)),
             decisionToToolStartMs: summarise(result.timings.map((timing) => timing.decisionToToolStartMs)),
+            ...(phases.length > 0 && {
+              waitPhases: {
+                samples: phases.length,
+                untilWaitingMs: middle((phase) => phase.untilWaitingMs),
+                workflowTasks: middle((phase) => phase.workflowTasks),
+                workflowTaskMs: middle((phase) => phase.workflowTaskMs),
+                activities: middle((phase) => phase.activities),
+                activityMs: middle((phase) => phase.activityMs),
+              },
+            }),
           };
         }
       }

@@ -1,0 +1,82 @@
+import { parseBenchOptions, UsageError } from '../../bench/bench-options';
+import { groupOf, summariseProfiles } from '../../bench/profile-summary';
+import { waitPhasesOf } from '../../bench/wait-phases';
+
+const at = (ms: number) => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
+
+describe('bench options for the scale-out and content-store figures', () => {
+  it('runs every figure by default, scale-out bursts of at most 500 turns and store turns of 20 calls', () => {
+    const options = parseBenchOptions(['--turns', '1000']);
+    expect([...options.only]).toEqual(expect.arrayContaining(['scale', 'store']));
+    expect(options.scaleTurns).toBe(500);
+    expect(options.storeSteps).toBe(20);
+    expect(parseBenchOptions(['--turns', '50']).scaleTurns).toBe(50);
+  });
+
+  it('takes --scale-turns and --store-steps, and refuses a bad count', () => {
+    const options = parseBenchOptions(['--only', 'scale,store', '--scale-turns', '80', '--store-steps=7']);
+    expect([...options.only]).toEqual(['scale', 'store']);
+    expect(options.scaleTurns).toBe(80);
+    expect(options.storeSteps).toBe(7);
+    expect(() => parseBenchOptions(['--store-steps', '0'])).toThrow(UsageError);
+    expect(() => parseBenchOptions(['--only', 'scales'])).toThrow('Unknown figure "scales".');
+  });
+});
+
+describe('waitPhasesOf', () => {
+  it('splits start → waiting into workflow tasks and activities, up to the decision', () => {
+    const events = [
+      { eventId: 1, eventTime: at(0), workflowExecutionStartedEventAttributes: {} },
+      { eventId: 2, eventTime: at(1), workflowTaskScheduledEventAttributes: {} },
+      { eventId: 3, eventTime: at(5), workflowTaskStartedEventAttributes: {} },
+      { eventId: 4, eventTime: at(15), workflowTaskCompletedEventAttributes: { scheduledEventId: 2 } },
+      { eventId: 5, eventTime: at(15), activityTaskScheduledEventAttributes: {} },
+      { eventId: 6, eventTime: at(32), activityTaskCompletedEventAttributes: { scheduledEventId: 5 } },
+      { eventId: 7, eventTime: at(33), workflowTaskScheduledEventAttributes: {} },
+      { eventId: 8, eventTime: at(45), workflowTaskCompletedEventAttributes: { scheduledEventId: 7 } },
+      { eventId: 9, eventTime: at(900), workflowExecutionUpdateAcceptedEventAttributes: {} },
+      { eventId: 10, eventTime: at(901), workflowTaskScheduledEventAttributes: {} },
+      { eventId: 11, eventTime: at(910), workflowTaskCompletedEventAttributes: { scheduledEventId: 10 } },
+    ];
+    expect(waitPhasesOf(events)).toEqual({
+      untilWaitingMs: 45,
+      workflowTasks: 2,
+      workflowTaskMs: 14 + 12,
+      activities: 1,
+      activityMs: 17,
+    });
+  });
+
+  it('has nothing to say of an empty history', () => {
+    expect(waitPhasesOf([])).toEqual({
+      untilWaitingMs: 0,
+      workflowTasks: 0,
+      workflowTaskMs: 0,
+      activities: 0,
+      activityMs: 0,
+    });
+  });
+});
+
+describe('profile summary', () => {
+  it('groups a call frame by package, Tollgate folder, Node area or engine entry', () => {
+    expect(groupOf('file:///work/main/node_modules/openai/core.js', 'makeRequest')).toBe('openai');
+    expect(groupOf('file:///x/node_modules/@temporalio/worker/lib/worker.js', 'run')).toBe('@temporalio/worker');
+    expect(groupOf('file:///work/main/src/activities/model-step.ts', 'runModelStep')).toBe('src/activities');
+    expect(groupOf('node:internal/streams/readable', 'read')).toBe('node:internal/streams');
+    expect(groupOf('', '(garbage collector)')).toBe('(garbage collector)');
+  });
+
+  it('adds self time per group over the samples', () => {
+    const profile = {
+      nodes: [
+        { id: 1, callFrame: { functionName: '(root)', url: '' } },
+        { id: 2, callFrame: { functionName: 'create', url: 'file:///a/node_modules/openai/index.js' } },
+        { id: 3, callFrame: { functionName: 'append', url: 'file:///a/src/store/transcript.ts' } },
+      ],
+      samples: [2, 3, 2],
+      timeDeltas: [1000, 2000, 3000],
+    };
+    expect(Object.fromEntries(summariseProfiles([profile]))).toEqual({ openai: 4, 'src/store': 2 });
+  });
+});
