@@ -28,8 +28,25 @@ export interface SharedRecords {
   read(name: string): Promise<string | undefined>;
   /** Removes the record (nothing when there is none). */
   remove(name: string): Promise<void>;
-  /** The names in `folder` (full names, `folder/file`), in byte order of their names. */
-  list(folder: string): Promise<string[]>;
+  /**
+   * The names in `folder` (full names, `folder/file`), in byte order of their names; with `page`, only those after
+   * `page.after` (a full name) and at most `page.limit` of them.
+   */
+  list(folder: string, page?: ListPage): Promise<string[]>;
+}
+
+/** A window of a listing: the names after one (exclusive), at most so many. */
+export interface ListPage {
+  after?: string;
+  limit?: number;
+}
+
+/** The names of `sorted` (in byte order) that fall in `page`. */
+function windowOf(sorted: string[], page: ListPage | undefined): string[] {
+  const after = page?.after;
+  const from =
+    after === undefined ? sorted : sorted.filter((name) => Buffer.compare(Buffer.from(name), Buffer.from(after)) > 0);
+  return page?.limit === undefined ? from : from.slice(0, page.limit);
 }
 
 const namePattern = /^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/;
@@ -86,7 +103,7 @@ export class FolderSharedRecords implements SharedRecords {
     await rm(path.join(this.folder, name), { force: true });
   }
 
-  async list(folder: string): Promise<string[]> {
+  async list(folder: string, page?: ListPage): Promise<string[]> {
     checkFolder(folder);
     let files: string[];
     try {
@@ -95,10 +112,11 @@ export class FolderSharedRecords implements SharedRecords {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw error;
     }
-    return files
+    const names = files
       .filter((file) => folderPattern.test(file))
-      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))
-      .map((file) => `${folder}/${file}`);
+      .map((file) => `${folder}/${file}`)
+      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    return windowOf(names, page);
   }
 }
 
@@ -155,23 +173,34 @@ export class S3SharedRecords implements SharedRecords {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: this.location.prefix + name }));
   }
 
-  async list(folder: string): Promise<string[]> {
+  async list(folder: string, page?: ListPage): Promise<string[]> {
     checkFolder(folder);
     const prefix = `${this.location.prefix}${folder}/`;
     const names: string[] = [];
     let token: string | undefined;
+    // S3 starts a listing after a key of our choice, so a page does not read what comes before it.
+    const startAfter = page?.after?.startsWith(`${folder}/`) ? this.location.prefix + page.after : undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: prefix, ContinuationToken: token }),
+      const listed = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.location.bucket,
+          Prefix: prefix,
+          ContinuationToken: token,
+          ...(token === undefined && startAfter !== undefined && { StartAfter: startAfter }),
+          ...(page?.limit !== undefined && { MaxKeys: Math.min(1000, page.limit - names.length) }),
+        }),
       );
-      for (const object of page.Contents ?? []) {
+      for (const object of listed.Contents ?? []) {
         const file = object.Key?.slice(prefix.length);
         if (file && folderPattern.test(file)) names.push(`${folder}/${file}`);
       }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-    // S3 lists in byte order already; sorted again for stores that do not.
-    return names.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+      token = listed.IsTruncated ? listed.NextContinuationToken : undefined;
+    } while (token && (page?.limit === undefined || names.length < page.limit));
+    // S3 lists in byte order already; sorted again (and windowed) for stores that do not.
+    return windowOf(
+      names.sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))),
+      page,
+    );
   }
 }
 

@@ -38,7 +38,7 @@ describe('waitPhasesOf', () => {
       { eventId: 10, eventTime: at(901), workflowTaskScheduledEventAttributes: {} },
       { eventId: 11, eventTime: at(910), workflowTaskCompletedEventAttributes: { scheduledEventId: 10 } },
     ];
-    expect(waitPhasesOf(events)).toEqual({
+    expect(waitPhasesOf(events as unknown as Parameters<typeof waitPhasesOf>[0])).toEqual({
       untilWaitingMs: 45,
       workflowTasks: 2,
       workflowTaskMs: 14 + 12,

@@ -54,6 +54,43 @@ describe.each([
     await expect(gateway().list('empty')).resolves.toEqual([]);
   });
 
+  it('lists a page after a name, at most so many, without reading what comes before', async () => {
+    const names = Array.from({ length: 7 }, (_, index) => `pages/r${index}`);
+    for (const name of names) await gateway().create(name, name);
+    await expect(gateway().list('pages', { limit: 3 })).resolves.toEqual(names.slice(0, 3));
+    await expect(gateway().list('pages', { after: 'pages/r2', limit: 3 })).resolves.toEqual(names.slice(3, 6));
+    await expect(gateway().list('pages', { after: 'pages/r5', limit: 3 })).resolves.toEqual(['pages/r6']);
+    await expect(gateway().list('pages', { after: 'pages/r6' })).resolves.toEqual([]);
+  });
+
+  it('pages the shared audit: every record once, in order, with a cursor until the end', async () => {
+    const writer = new DecisionAudit({ shared: gateway() });
+    for (let index = 0; index < 5; index++) {
+      await writer.record({
+        at: new Date().toISOString(),
+        approver: `person-${index}`,
+        channel: 'rest',
+        approvalId: `approval-${index % 2}`,
+        approved: true,
+        outcome: 'recorded',
+      });
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
+    const reader = new DecisionAudit({ shared: gateway() });
+    const first = await reader.readPage({}, { limit: 2 });
+    expect(first.attempts.map((attempt) => attempt.approver)).toEqual(['person-0', 'person-1']);
+    const second = await reader.readPage({}, { after: first.next, limit: 2 });
+    expect(second.attempts.map((attempt) => attempt.approver)).toEqual(['person-2', 'person-3']);
+    const last = await reader.readPage({}, { after: second.next, limit: 2 });
+    expect(last.attempts.map((attempt) => attempt.approver)).toEqual(['person-4']);
+    expect(last.next).toBeUndefined();
+    // A filter applies within the page read: a page may hold fewer, never one of another approval.
+    const filtered = await reader.readPage({ approvalId: 'approval-1' }, { limit: 3 });
+    expect(filtered.attempts.map((attempt) => attempt.approver)).toEqual(['person-1']);
+    expect(filtered.next).toBeDefined();
+    expect((await reader.read()).map((attempt) => attempt.approver)).toHaveLength(5);
+  });
+
   it('refuses names that could leave the records', async () => {
     await expect(gateway().create('../escape', 'x')).rejects.toThrow(/not a shared record name/);
     await expect(gateway().create('a/../../b', 'x')).rejects.toThrow(/not a shared record name/);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
 import type { SharedRecords } from '../../store/shared-records';
+import { auditPageSize } from '../http/gateway-schemas';
 import { neutraliseText } from './neutralise-text';
 
 /** Through which door a decision attempt came; `message`: inside the messages of `POST /v1/turns` (a halted turn's continuation). */
@@ -43,6 +44,16 @@ export interface DecisionAttemptFilter {
   approvalId?: string;
   workflowId?: string;
 }
+
+/** One page of the shared audit: the attempts found, and where the next page starts when there may be more. */
+export interface DecisionAttemptPage {
+  attempts: DecisionAttempt[];
+  /** Pass as `after` for the next page; absent when this page reached the end. */
+  next?: string;
+}
+
+/** Shared records kept in memory once read (they never change); older ones are read again when asked for. */
+const sharedCacheLimit = 20_000;
 
 /**
  * Every decision attempt the gateway saw. A rejected Temporal update leaves nothing in the workflow's
@@ -101,33 +112,72 @@ export class DecisionAudit {
     // Named by the time it was written and a random suffix: listing returns records in time order.
     const name = `audit/${new Date().toISOString().replace(/:/g, '')}-${randomBytes(6).toString('hex')}.json`;
     await this.shared.create(name, JSON.stringify(attempt));
-    this.sharedSeen.set(name, attempt);
+    this.remember(name, attempt);
   }
 
   /**
-   * What `GET /v1/audit` answers: with a shared store, every gateway's attempts in the order they were written;
-   * otherwise this gateway's, as {@link DecisionAudit.list}.
+   * Every attempt (with a shared store, every gateway's, in the order they were written; otherwise this gateway's,
+   * as {@link DecisionAudit.list}). For large audits use {@link DecisionAudit.readPage}.
    */
   async read(filter: DecisionAttemptFilter = {}): Promise<DecisionAttempt[]> {
+    if (!this.shared) return this.list(filter);
+    const attempts: DecisionAttempt[] = [];
+    let after: string | undefined;
+    do {
+      const page = await this.readPage(filter, { after, limit: auditPageSize.max });
+      attempts.push(...page.attempts);
+      after = page.next;
+    } while (after !== undefined);
+    return attempts;
+  }
+
+  /**
+   * What `GET /v1/audit` answers: up to `limit` records after the cursor `after`, filtered, and the cursor of the
+   * next page. Without a shared store the cursor is the position in this gateway's memory.
+   */
+  async readPage(
+    filter: DecisionAttemptFilter = {},
+    { after, limit = auditPageSize.default }: { after?: string; limit?: number } = {},
+  ): Promise<DecisionAttemptPage> {
     const shared = this.shared;
-    if (!shared) return this.list(filter);
-    const names = await shared.list('audit');
+    if (!shared) {
+      const start = after === undefined ? 0 : Number(after);
+      const window = this.attempts.slice(start, start + limit);
+      const end = start + window.length;
+      return {
+        attempts: window.filter((attempt) => matches(attempt, filter)),
+        ...(end < this.attempts.length && { next: String(end) }),
+      };
+    }
+    const names = await shared.list('audit', { ...(after !== undefined && { after }), limit });
     const unseen = names.filter((name) => !this.sharedSeen.has(name));
     for (let start = 0; start < unseen.length; start += 16) {
       await Promise.all(
         unseen.slice(start, start + 16).map(async (name) => {
           const body = await shared.read(name);
           try {
-            if (body) this.sharedSeen.set(name, JSON.parse(body) as DecisionAttempt);
+            if (body) this.remember(name, JSON.parse(body) as DecisionAttempt);
           } catch {
             // Still being written by another gateway (a folder store): read again next time.
           }
         }),
       );
     }
-    return names
+    const attempts = names
       .map((name) => this.sharedSeen.get(name))
       .filter((attempt): attempt is DecisionAttempt => attempt !== undefined && matches(attempt, filter));
+    const last = names.at(-1);
+    return { attempts, ...(names.length === limit && last !== undefined && { next: last }) };
+  }
+
+  private remember(name: string, attempt: DecisionAttempt): void {
+    this.sharedSeen.set(name, attempt);
+    if (this.sharedSeen.size <= sharedCacheLimit) return;
+    // The oldest first: a Map iterates in insertion order.
+    for (const key of this.sharedSeen.keys()) {
+      this.sharedSeen.delete(key);
+      if (this.sharedSeen.size <= sharedCacheLimit) break;
+    }
   }
 
   /** Attempts in the order they arrived, optionally for one approval or one turn. */

@@ -79,10 +79,21 @@ export const listApprovalsQuerySchema = z.strictObject({
     .describe('Only approvals of turns whose workflow id starts with this (a turn, or a conversation prefix).'),
 });
 
-/** `GET /v1/audit` filters. */
+/** Records a page of `GET /v1/audit` reads: by default, and at most when asked. */
+export const auditPageSize = { default: 1000, max: 10_000 } as const;
+
+/** `GET /v1/audit` filters and its page. */
 export const auditQuerySchema = z.strictObject({
   approvalId: approvalIdSchema.optional(),
   workflowId: workflowIdSchema.optional(),
+  /** The `next` of the page before: this page starts after it. */
+  after: z
+    .string()
+    .max(200)
+    .regex(/^[A-Za-z0-9._/-]+$/, 'is not a cursor from a page of the audit')
+    .optional(),
+  /** Records to read at most (default 1000). */
+  limit: z.coerce.number().int().min(1).max(auditPageSize.max).optional(),
 });
 
 /** Routes that take no query string still refuse one, so a typo is not silently ignored. */
