@@ -85,7 +85,7 @@ export interface ValidateToolOutputInput {
 
 /** Input of `notifyApproval`: one notice to one target. */
 export interface NotifyApprovalInput {
-  event: 'requested' | 'reminder' | 'resolved';
+  event: 'requested' | 'reminder' | 'expiry-warning' | 'resolved';
   notice: ApprovalNotice;
   target: NotificationTarget;
   /** For `resolved`: what the request left behind (the Slack message to update). */

@@ -20,6 +20,6 @@ export function createNotifyApproval(
       if (receipt && decision) await notifier.resolved(notice, decision, receipt);
       return null;
     }
-    return notifier.requested(notice, target, event === 'reminder' ? 'reminder' : 'request');
+    return notifier.requested(notice, target, event === 'requested' ? 'request' : event);
   };
 }

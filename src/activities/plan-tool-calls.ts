@@ -130,6 +130,7 @@ export function issueApproval(
         notify: rules.notify,
         ...(rules.remindAfterMs !== undefined && { remindAfterMs: rules.remindAfterMs }),
         ...(rules.escalateTo && { escalateTo: rules.escalateTo }),
+        ...(rules.warnBeforeExpiryMs !== undefined && { warnBeforeExpiryMs: rules.warnBeforeExpiryMs }),
       },
     }),
   };

@@ -4,6 +4,7 @@ import { PersonDirectory } from '../identity';
 import { ApprovalDecisions } from './decisions/approval-decisions';
 import { registerApprovalRoutes } from './routes/approval-routes';
 import { registerAuditRoutes } from './routes/audit-routes';
+import { registerApprovalStatsRoutes } from './routes/approval-stats-routes';
 import { createAuthenticationHook } from './auth/authenticate';
 import { createDecisionRateLimit, DecisionRateLimiter } from './decisions/decision-rate-limit';
 import { DecisionAudit } from './decisions/decision-audit';
@@ -104,6 +105,7 @@ export async function createGateway(gatewayOptions: GatewayOptions): Promise<Fas
   registerTurnRoutes(app, context);
   registerApprovalRoutes(app, context);
   registerAuditRoutes(app, context);
+  registerApprovalStatsRoutes(app, context);
   for (const extension of options.extensions ?? []) await extension.register(app, context);
   app.setNotFoundHandler((request) => {
     throw new GatewayError('not-found', `No route ${request.method} ${request.url.split('?')[0]}.`);

@@ -11,3 +11,4 @@ export {
 } from './operator-policy';
 export { resolveMcpToolRules, type McpToolAnnotations, type ResolvedMcpToolRules } from './resolve-mcp-tool-rules';
 export { resolveApprovalRules, type CallerRules, type ResolvedApprovalRules } from './resolve-approval-rules';
+export { defaultWarnBeforeExpiryMs, resolveExpiryWarning, type ResolvedExpiryWarning } from './resolve-expiry-warning';

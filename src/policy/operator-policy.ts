@@ -20,6 +20,11 @@ export const operatorRulesSchema = z.strictObject({
   remindAfter: durationSchema.optional(),
   /** Where the reminder goes (an escalation); `notify` when absent. */
   escalateTo: z.array(notificationTargetSchema).optional(),
+  /**
+   * Warn the `notify` targets this long before a request expires; `false` for no warning. Default: a quarter of
+   * the approval timeout, at most 1 h, for timeouts of 10 minutes or more (see docs/expiry-and-analytics.md).
+   */
+  warnBeforeExpiry: z.union([durationSchema, z.literal(false)]).optional(),
 });
 export type OperatorRules = z.infer<typeof operatorRulesSchema>;
 

@@ -1,5 +1,6 @@
 import { durationToMilliseconds, type ApprovalRights, type ApprovalRules, type NotificationTarget } from '../protocol';
 import type { OperatorPolicy, OperatorRules } from './operator-policy';
+import { resolveExpiryWarning } from './resolve-expiry-warning';
 
 /** What the caller of a turn asked for; it may only tighten the operator's rules. */
 export interface CallerRules extends ApprovalRules {
@@ -15,6 +16,8 @@ export interface ResolvedApprovalRules {
   notify: NotificationTarget[];
   remindAfterMs?: number;
   escalateTo?: NotificationTarget[];
+  /** Warn the `notify` targets this long before expiry (see {@link resolveExpiryWarning}). */
+  warnBeforeExpiryMs?: number;
   /** Sentences for the turn's events: caller rules that would have loosened the operator's. */
   refused: string[];
 }
@@ -84,6 +87,14 @@ export function resolveApprovalRules(options: {
   } else if (callerRemindMs !== undefined && operatorRemindMs !== undefined && callerRemindMs > operatorRemindMs) {
     refused.push(`The turn's remindAfter for ${toolName} is later than the operator's; the operator's applies.`);
   }
+  const warning = resolveExpiryWarning({
+    toolName,
+    timeoutMs,
+    hasTargets: (operator.notify ?? []).length > 0,
+    ...(operator.warnBeforeExpiry !== undefined && { operator: operator.warnBeforeExpiry }),
+    ...(caller?.warnBeforeExpiry !== undefined && { caller: caller.warnBeforeExpiry }),
+  });
+  refused.push(...warning.refused);
   const rights: ApprovalRights | undefined =
     approvers === undefined && allowSelfApproval && quorum === 1
       ? undefined
@@ -100,6 +111,7 @@ export function resolveApprovalRules(options: {
     notify: operator.notify ?? [],
     ...(remindAfterMs !== undefined && { remindAfterMs }),
     ...(operator.escalateTo && { escalateTo: operator.escalateTo }),
+    ...(warning.warnBeforeExpiryMs !== undefined && { warnBeforeExpiryMs: warning.warnBeforeExpiryMs }),
     refused,
   };
 }

@@ -13,3 +13,6 @@ export interface ApprovalNotice {
 /** What a sent notice left behind, so it can be updated when the approval is resolved. */
 export type NotificationReceipt =
   { type: 'slack'; channel: string; ts: string } | { type: 'email'; to: string[]; messageId: string };
+
+/** Which notice about a waiting approval: the request, a reminder (or escalation), or a warning before it expires. */
+export type ApprovalNoticeKind = 'request' | 'reminder' | 'expiry-warning';

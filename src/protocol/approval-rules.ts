@@ -30,5 +30,10 @@ export const approvalRulesSchema = z.strictObject({
   remindAfter: durationSchema.optional(),
   /** Where the second notice goes (an escalation); the `notify` targets when absent. */
   escalateTo: z.array(notificationTargetSchema).optional(),
+  /**
+   * Warn the `notify` targets this long before the approval expires ("expires in 1 h"). The operator's warning
+   * applies; a turn may only bring it earlier (see docs/expiry-and-analytics.md).
+   */
+  warnBeforeExpiry: durationSchema.optional(),
 });
 export type ApprovalRules = z.infer<typeof approvalRulesSchema>;

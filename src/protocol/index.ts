@@ -109,4 +109,4 @@ export type {
   TurnSettings,
 } from './turn-plan';
 export { turnRevisions } from './turn-plan';
-export type { ApprovalNotice, NotificationReceipt } from './approval-notice';
+export type { ApprovalNotice, ApprovalNoticeKind, NotificationReceipt } from './approval-notice';

@@ -28,6 +28,8 @@ export interface ApprovalNoticePlan {
   remindAfterMs?: number;
   /** Where the reminder goes; `notify` when absent. */
   escalateTo?: NotificationTarget[];
+  /** Warn the `notify` targets this many milliseconds before the approval expires (turns from revision 8). */
+  warnBeforeExpiryMs?: number;
 }
 
 /** An approval request issued by Tollgate for one call, with the rules that govern it. */
@@ -93,7 +95,8 @@ export const turnRevisions = {
   searchAttributeFollowsDecisions: 4,
   boundDecisionSignatures: 5,
   continuesAsNewWhenLarge: 6,
-  current: 6,
+  expiryWarnings: 8,
+  current: 8,
 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */
@@ -121,6 +124,8 @@ export interface TurnSettings {
    * arguments' digest and a time (`boundDecisionSignaturePayload`); before, the signature covered the decision alone.
    * 6: a turn whose history grows large (Temporal suggests it, or a flood of signals) continues as new while it only
    * waits for decisions or a client's output, carrying its whole state (see `TurnCarryOver`).
+   * 8: an approval with an expiry and notice targets warns them before it expires (`warnBeforeExpiryMs`), with a
+   * timer of its own beside the reminder's.
    */
   revision?: number;
 }

@@ -8,6 +8,7 @@ import type {
   ToolApprovalAuditEntry,
 } from '../protocol';
 import type { NotificationReceipt } from '../notifications/notification-types';
+import { turnRevisions } from '../protocol/turn-plan';
 import type { TurnEventLog } from './turn-event-log';
 
 /** The notice activity, with the worker owner's limits when given. */
@@ -34,6 +35,10 @@ export interface FollowedNoticeSnapshot {
   reminders?: Array<Sent | null>;
   /** When the reminder is due (epoch milliseconds), while it still is. */
   remindAt?: number;
+  /** Where the warning before expiry was shown, once sent (turns from revision 8). */
+  warnings?: Array<Sent | null>;
+  /** When the warning before expiry is due (epoch milliseconds), while it still is. */
+  warnAt?: number;
 }
 
 /** One approval followed to its outcome: what was sent, what is due, what is still being sent. */
@@ -44,6 +49,8 @@ interface Followed {
   sent?: Array<Sent | undefined>;
   reminders?: Array<Sent | undefined>;
   remindAt?: number;
+  warnings?: Array<Sent | undefined>;
+  warnAt?: number;
   inFlight: number;
   resolved: boolean;
 }
@@ -67,6 +74,8 @@ export class TurnNotices {
     private readonly currentStep: () => number,
     /** The worker owner's limits for notices, once known. */
     private readonly limits: () => ActivityLimits | undefined = () => undefined,
+    /** The turn's revision, once known: warnings before expiry come from revision 8. */
+    private readonly revision: () => number = () => 1,
   ) {}
 
   private get notifyApproval(): TollgateActivities['notifyApproval'] {
@@ -82,11 +91,13 @@ export class TurnNotices {
     plan: ApprovalNoticePlan,
     decisionOf?: () => ToolApprovalAuditEntry | undefined,
   ): void {
+    const warnAt = this.warningDue(approval, plan);
     const followed: Followed = {
       approval,
       plan,
       decisionOf: decisionOf ?? noop,
       ...(plan.remindAfterMs !== undefined && { remindAt: Date.now() + plan.remindAfterMs }),
+      ...(warnAt !== undefined && { warnAt }),
       inFlight: 0,
       resolved: false,
     };
@@ -98,7 +109,37 @@ export class TurnNotices {
     this.outstanding.push(sent);
     if (!decisionOf) return;
     this.followed.set(approval.approvalId, followed);
-    this.outstanding.push(this.follow(followed, sent, [], plan.remindAfterMs));
+    // Shared with the warning: every notice still shown when the approval closes is updated then.
+    const later: Array<Promise<Sent | undefined>> = [];
+    this.outstanding.push(this.follow(followed, sent, later, plan.remindAfterMs));
+    if (followed.warnAt !== undefined) this.outstanding.push(this.warn(followed, later));
+  }
+
+  /**
+   * When to warn about `approval` before it expires (epoch milliseconds): for turns from revision 8 whose plan asks
+   * for it, and only while that moment is still ahead.
+   */
+  private warningDue(approval: PendingToolApproval, plan: ApprovalNoticePlan): number | undefined {
+    if (plan.warnBeforeExpiryMs === undefined || approval.expiresAt === undefined) return undefined;
+    if (this.revision() < turnRevisions.expiryWarnings) return undefined;
+    const warnAt = Date.parse(approval.expiresAt) - plan.warnBeforeExpiryMs;
+    return warnAt > Date.now() ? warnAt : undefined;
+  }
+
+  /** Warns the request's targets that the approval expires soon, unless it is decided first. */
+  private async warn(followed: Followed, later: Array<Promise<Sent | undefined>>): Promise<void> {
+    const { warnAt } = followed;
+    if (warnAt === undefined) return;
+    const isDecided = () => followed.decisionOf() !== undefined;
+    // A timer needs a positive duration; a carried warning already due is sent at once.
+    if (await condition(isDecided, Math.max(1, warnAt - Date.now()), { summary: 'approval expiry warning' })) return;
+    delete followed.warnAt;
+    // Decided in the same moment the timer fired: nothing to warn about.
+    if (isDecided()) return;
+    const send = this.sender(followed);
+    const due = followed.plan.notify.map((target) => send('expiry-warning', target));
+    later.push(...due);
+    Promise.all(due).then((values) => (followed.warnings = values), noop);
   }
 
   /**
@@ -108,6 +149,7 @@ export class TurnNotices {
   resume(carried: FollowedNoticeSnapshot, decisionOf: () => ToolApprovalAuditEntry | undefined): void {
     const sent = carried.sent.map((entry) => entry ?? undefined);
     const reminders = carried.reminders?.map((entry) => entry ?? undefined);
+    const warnings = carried.warnings?.map((entry) => entry ?? undefined);
     const followed: Followed = {
       approval: carried.approval,
       plan: carried.plan,
@@ -115,20 +157,17 @@ export class TurnNotices {
       sent,
       ...(reminders && { reminders }),
       ...(carried.remindAt !== undefined && { remindAt: carried.remindAt }),
+      ...(warnings && { warnings }),
+      ...(carried.warnAt !== undefined && { warnAt: carried.warnAt }),
       inFlight: 0,
       resolved: false,
     };
     this.receipts.set(carried.approval.approvalId, Promise.resolve(sent));
     this.followed.set(carried.approval.approvalId, followed);
     const remindAfterMs = carried.remindAt === undefined ? undefined : Math.max(1, carried.remindAt - Date.now());
-    this.outstanding.push(
-      this.follow(
-        followed,
-        Promise.resolve(sent),
-        (reminders ?? []).map((entry) => Promise.resolve(entry)),
-        remindAfterMs,
-      ),
-    );
+    const later = [...(reminders ?? []), ...(warnings ?? [])].map((entry) => Promise.resolve(entry));
+    this.outstanding.push(this.follow(followed, Promise.resolve(sent), later, remindAfterMs));
+    if (followed.warnAt !== undefined) this.outstanding.push(this.warn(followed, later));
   }
 
   /**
@@ -155,6 +194,8 @@ export class TurnNotices {
               sent: (followed.sent ?? []).map((entry) => entry ?? null),
               ...(followed.reminders && { reminders: followed.reminders.map((entry) => entry ?? null) }),
               ...(followed.remindAt !== undefined && { remindAt: followed.remindAt }),
+              ...(followed.warnings && { warnings: followed.warnings.map((entry) => entry ?? null) }),
+              ...(followed.warnAt !== undefined && { warnAt: followed.warnAt }),
             },
           ],
     );
@@ -164,7 +205,10 @@ export class TurnNotices {
   private sender(followed: Followed) {
     const { approval } = followed;
     const notice = this.noticeOf(approval);
-    return (event: 'requested' | 'reminder', target: NotificationTarget): Promise<Sent | undefined> => {
+    return (
+      event: 'requested' | 'reminder' | 'expiry-warning',
+      target: NotificationTarget,
+    ): Promise<Sent | undefined> => {
       followed.inFlight += 1;
       const sending = this.notifyApproval({ event, notice, target }).then(
         (receipt): Sent | undefined => (receipt ? { receipt, target } : undefined),

@@ -64,6 +64,7 @@ export class TurnState {
       this.events,
       () => this.steps,
       () => this.settings?.activities?.notice,
+      () => this.revision(),
     );
   }
 

@@ -11,7 +11,7 @@ export class RecordingNotifier implements ApprovalNotifier {
   async requested(
     notice: { approval: { approvalId: string } },
     target: NotificationTarget,
-    kind: 'request' | 'reminder',
+    kind: 'request' | 'reminder' | 'expiry-warning',
   ) {
     if (this.failuresLeft > 0) {
       this.failuresLeft -= 1;

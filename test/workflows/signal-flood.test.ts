@@ -49,6 +49,11 @@ beforeAll(async () => {
           remindAfter: '6s',
           escalateTo: [{ type: 'slack', channel: 'C-flood-managers' }],
         },
+        launch: {
+          notify: [{ type: 'slack', channel: 'C-flood-ops' }],
+          approvalTimeout: '24s',
+          warnBeforeExpiry: '12s',
+        },
       },
     },
   });
@@ -235,6 +240,47 @@ describe('agentTurn, flooded with large signals', () => {
       (list) => list.length === 2 && list.every((entry) => entry.decision === 'denied'),
     );
     expect(sentFor()).toHaveLength(2);
+  }, 120_000);
+
+  it('warns once before expiry, when the warning was due, and updates both messages across continue-as-new', async () => {
+    const marker = uniqueMarker();
+    environment.model.scriptFor(
+      marker,
+      { toolCalls: [{ id: `${marker}-go`, name: 'launch', arguments: { job: 'flood-warning' } }] },
+      { text: 'not launched' },
+    );
+    const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} go` }] });
+    const [approval] = await waitForPending(handle, 1);
+    const approvalId = approval!.approvalId;
+    await flood(handle.workflowId, approvalId, 6);
+    const continued = (await handle.query(agentTurnEventsQuery)).filter(
+      (event) => event.type === 'turn-continued-as-new',
+    );
+    expect(continued.length).toBeGreaterThanOrEqual(1);
+    const sentFor = () => notifier.sent.filter((entry) => entry.approvalId === approvalId);
+    // Not warned yet when the run took over: the carried warning is the one that comes.
+    expect(Date.parse(continued.at(-1)!.at) - Date.parse(approval!.requestedAt)).toBeLessThan(12_000);
+    await waitFor(
+      async () => sentFor(),
+      (sent) => sent.length === 2,
+      30_000,
+    );
+    const warnedAfter = Date.now() - Date.parse(approval!.requestedAt);
+    expect(warnedAfter).toBeGreaterThanOrEqual(12_000);
+    expect(warnedAfter).toBeLessThan(24_000);
+    expect(sentFor()).toEqual([
+      { kind: 'request', approvalId, channel: 'C-flood-ops' },
+      { kind: 'expiry-warning', approvalId, channel: 'C-flood-ops' },
+    ]);
+
+    const result = await environment.tollgate.turn(handle.workflowId).result();
+    expect(result.audit).toEqual([expect.objectContaining({ approvalId, decision: 'expired' })]);
+    await waitFor(
+      async () => notifier.resolutions.filter((entry) => entry.approvalId === approvalId),
+      (list) => list.length === 2 && list.every((entry) => entry.decision === 'expired'),
+    );
+    expect(sentFor()).toHaveLength(2);
+    expect(await replayEveryRun(handle.workflowId)).toBeGreaterThanOrEqual(2);
   }, 120_000);
 
   it("keeps a client tool's call waiting for its output across continue-as-new", async () => {

@@ -240,6 +240,13 @@ async function decide(
 function outcomePage(recorded: ToolApprovalAuditEntry, claims: DecisionTokenClaims, person: string): DecisionPage {
   const asked = claims.decision === 'approve' ? 'approved' : 'denied';
   const when = `at ${recorded.decidedAt}`;
+  // Nobody denied it: a newer message replaced the turn, and the page says so rather than "denied by nobody".
+  if (recorded.via === 'superseded')
+    return messagePage(
+      410,
+      'Approval superseded',
+      `A newer message replaced this request ${when}; the call was not run and a decision now is not applied.`,
+    );
   switch (recorded.decision) {
     case 'expired':
       return messagePage(

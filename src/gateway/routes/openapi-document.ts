@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { approvalStatsQuerySchema } from './approval-stats-routes';
 import { turnContentParamsSchema } from './turn-content';
 import {
   approvalParamsSchema,
@@ -67,6 +68,49 @@ const pendingToolApproval: JsonSchema = {
     requestedAt: { type: 'string', format: 'date-time' },
     expiresAt: { type: 'string', format: 'date-time' },
     step: { type: 'integer', minimum: 1 },
+  },
+};
+
+const timeToDecision: JsonSchema = {
+  type: 'object',
+  description: "Seconds from request to a person's decision; null without any.",
+  properties: { p50: { type: ['number', 'null'] }, p95: { type: ['number', 'null'] } },
+};
+const counts = (names: string[]) => Object.fromEntries(names.map((name) => [name, { type: 'integer' }]));
+const approvalStats: JsonSchema = {
+  type: 'object',
+  properties: {
+    since: { type: 'string', format: 'date-time' },
+    until: { type: 'string', format: 'date-time' },
+    turnsRead: { type: 'integer' },
+    truncated: { type: 'boolean' },
+    unansweredTurns: { type: 'integer' },
+    tools: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          tool: { type: 'string' },
+          ...counts(['count', 'approved', 'denied', 'expired', 'superseded', 'pending']),
+          timeToDecisionSeconds: timeToDecision,
+        },
+      },
+    },
+    approvers: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          approver: { type: 'string' },
+          ...counts(['count', 'approved', 'denied', 'refused']),
+          timeToDecisionSeconds: timeToDecision,
+        },
+      },
+    },
+    refused: {
+      type: 'object',
+      properties: { total: { type: 'integer' }, byCode: { type: 'object', additionalProperties: { type: 'integer' } } },
+    },
   },
 };
 
@@ -245,6 +289,21 @@ export function openApiDocument(): JsonSchema & { paths: Record<string, Record<s
           },
         },
       },
+      '/v1/approvals/stats': {
+        get: {
+          summary:
+            'How approvals went per tool and per approver in a window: counts, outcomes, time to decision (p50/p95), refused attempts. Needs `audit:read`.',
+          parameters: parametersOf(approvalStatsQuerySchema, 'query'),
+          responses: {
+            '200': {
+              description:
+                'The numbers; `truncated: true` when the window held more turns than were read (the newest `turnsRead`).',
+              ...json(reference('ApprovalStats')),
+            },
+            ...commonProblems,
+          },
+        },
+      },
     },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
@@ -254,6 +313,7 @@ export function openApiDocument(): JsonSchema & { paths: Record<string, Record<s
           allOf: [reference('PendingToolApproval'), { type: 'object', properties: { workflowId: { type: 'string' } } }],
         },
         AuditEntry: auditEntry,
+        ApprovalStats: approvalStats,
         TurnState: {
           type: 'object',
           properties: {

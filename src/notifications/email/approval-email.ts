@@ -1,5 +1,6 @@
 import type { ToolApprovalAuditEntry } from '../../protocol';
-import type { ApprovalNotice } from '../notification-types';
+import type { ApprovalNotice, ApprovalNoticeKind } from '../notification-types';
+import { describeTimeLeft } from '../time-left';
 import { bound, escapeHtml, renderArgumentsText } from './email-text';
 
 /** One mail's content: a subject, a plain-text part and the same in HTML. */
@@ -28,18 +29,30 @@ const subjectToolLimit = 120;
  */
 export function approvalRequestEmail(
   notice: ApprovalNotice,
-  kind: 'request' | 'reminder',
+  kind: ApprovalNoticeKind,
   links: DecisionLinks,
+  now: Date = new Date(),
 ): EmailContent {
   const { approval } = notice;
   const tool = oneLine(approval.toolName, subjectToolLimit);
-  const subject = kind === 'reminder' ? `Reminder: approval still needed: ${tool}` : `Approval needed: ${tool}`;
+  const left =
+    kind === 'expiry-warning' && approval.expiresAt !== undefined
+      ? describeTimeLeft(approval.expiresAt, now)
+      : undefined;
+  const subject =
+    left !== undefined
+      ? `Expires in ${left}: approval still needed: ${tool}`
+      : kind === 'reminder'
+        ? `Reminder: approval still needed: ${tool}`
+        : `Approval needed: ${tool}`;
   const argumentsText = renderArgumentsText(approval.input);
   const facts = factsOf(notice, links.expiresAt);
   const text = [
-    kind === 'reminder'
-      ? `Still waiting: ${approval.toolName} needs your decision.`
-      : `${approval.toolName} needs your decision.`,
+    left !== undefined
+      ? `Expires in ${left}: ${approval.toolName} still needs your decision, or it is denied as expired.`
+      : kind === 'reminder'
+        ? `Still waiting: ${approval.toolName} needs your decision.`
+        : `${approval.toolName} needs your decision.`,
     '',
     ...facts.map(([label, value]) => `${label}: ${value}`),
     '',
@@ -57,7 +70,13 @@ export function approvalRequestEmail(
     'The links are for you alone: do not forward this mail.',
   ].join('\n');
   const html = page(`
-<p>${escapeHtml(kind === 'reminder' ? 'Still waiting for your decision on:' : 'Your decision is needed on:')}</p>
+<p>${escapeHtml(
+    left !== undefined
+      ? `Expires in ${left}; still waiting for your decision on:`
+      : kind === 'reminder'
+        ? 'Still waiting for your decision on:'
+        : 'Your decision is needed on:',
+  )}</p>
 <h1 style="font-size:20px">${escapeHtml(approval.toolName)}</h1>
 ${factsTable(facts)}
 <p><strong>Arguments</strong></p>
@@ -125,6 +144,7 @@ function outcomeOf(decision: ToolApprovalAuditEntry): string {
     case 'approved':
       return `approved${decision.approver ? ` by ${decision.approver}` : ''}`;
     case 'denied':
+      if (decision.via === 'superseded') return 'superseded by a newer message (denied)';
       return `denied${decision.approver ? ` by ${decision.approver}` : ''}`;
     case 'expired':
       return 'expired without a decision';

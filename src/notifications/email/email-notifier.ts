@@ -1,6 +1,12 @@
 import type { Transporter } from 'nodemailer';
 import type { ToolApprovalAuditEntry } from '../../protocol';
-import type { ApprovalNotice, ApprovalNotifier, NotificationReceipt, NotificationTarget } from '../notification-types';
+import type {
+  ApprovalNotice,
+  ApprovalNoticeKind,
+  ApprovalNotifier,
+  NotificationReceipt,
+  NotificationTarget,
+} from '../notification-types';
 import { approvalRequestEmail, approvalResolvedEmail, type EmailContent } from './approval-email';
 import { issueDecisionToken, type EmailDecision } from './decision-token';
 import { classifySmtpError } from './email-errors';
@@ -75,7 +81,7 @@ export class EmailNotifier implements ApprovalNotifier {
   async requested(
     notice: ApprovalNotice,
     target: NotificationTarget,
-    kind: 'request' | 'reminder',
+    kind: ApprovalNoticeKind,
   ): Promise<NotificationReceipt> {
     if (target.type !== 'email') throw new TypeError(`The email notifier cannot send to a ${target.type} target.`);
     const now = new Date();
@@ -94,7 +100,12 @@ export class EmailNotifier implements ApprovalNotifier {
           secret: this.secret,
           now,
         })}`;
-      const content = approvalRequestEmail(notice, kind, { approve: link('approve'), deny: link('deny'), expiresAt });
+      const content = approvalRequestEmail(
+        notice,
+        kind,
+        { approve: link('approve'), deny: link('deny'), expiresAt },
+        now,
+      );
       messageIds.push(await this.send(address, content));
     }
     return { type: 'email', to: [...target.to], messageId: messageIds.join(' ') };

@@ -1,6 +1,7 @@
 import type { ChatPostMessageArguments } from '@slack/web-api';
-import type { ApprovalNotice } from '../notification-types';
+import type { ApprovalNotice, ApprovalNoticeKind } from '../notification-types';
 import type { ToolApprovalAuditEntry } from '../../protocol';
+import { describeTimeLeft } from '../time-left';
 import { slackActionIds, slackButtonValue, slackDecisionBlockId } from './slack-action-ids';
 import { boundEscaped, escapeSlackText, renderArguments, slackDate, slackSectionTextLimit } from './slack-text';
 
@@ -24,9 +25,13 @@ const argumentsLimit = slackSectionTextLimit - 100;
  * const { text, blocks } = approvalRequestMessage(notice, 'request');
  * await client.chat.postMessage({ channel: 'C0123', text, blocks });
  */
-export function approvalRequestMessage(notice: ApprovalNotice, kind: 'request' | 'reminder'): SlackMessage {
+export function approvalRequestMessage(
+  notice: ApprovalNotice,
+  kind: ApprovalNoticeKind,
+  now: Date = new Date(),
+): SlackMessage {
   const { approval } = notice;
-  const heading = kind === 'reminder' ? 'Reminder: approval still needed' : 'Approval needed';
+  const heading = headingOf(notice, kind, now);
   return {
     text: `${heading}: ${escapeSlackText(approval.toolName)}${requesterClause(notice)} (turn ${escapeSlackText(notice.workflowId)})`,
     blocks: [
@@ -80,6 +85,13 @@ export function approvalResolvedMessage(notice: ApprovalNotice, decision: ToolAp
   };
 }
 
+function headingOf(notice: ApprovalNotice, kind: ApprovalNoticeKind, now: Date): string {
+  if (kind === 'reminder') return 'Reminder: approval still needed';
+  if (kind === 'expiry-warning' && notice.approval.expiresAt !== undefined)
+    return `Expires in ${describeTimeLeft(notice.approval.expiresAt, now)}: approval still needed`;
+  return 'Approval needed';
+}
+
 function describeCall(notice: ApprovalNotice): SlackBlock[] {
   const { approval } = notice;
   const facts = [
@@ -122,6 +134,9 @@ function outcomeOf(decision: ToolApprovalAuditEntry): {
   plain: string;
 } {
   const by = decision.approver !== undefined ? ` by ${escapeSlackText(decision.approver)}` : '';
+  // A newer message replaced the turn: nobody denied it, and the message says so.
+  if (decision.via === 'superseded')
+    return { heading: 'Superseded', emoji: ':fast_forward:', marked: 'Superseded', plain: 'superseded (denied)' };
   switch (decision.decision) {
     case 'approved':
       return { heading: 'Approved', emoji: ':white_check_mark:', marked: `Approved${by}`, plain: `approved${by}` };

@@ -1,6 +1,12 @@
 import { WebClient } from '@slack/web-api';
 import type { ToolApprovalAuditEntry } from '../../protocol';
-import type { ApprovalNotice, ApprovalNotifier, NotificationReceipt, NotificationTarget } from '../notification-types';
+import type {
+  ApprovalNotice,
+  ApprovalNoticeKind,
+  ApprovalNotifier,
+  NotificationReceipt,
+  NotificationTarget,
+} from '../notification-types';
 import { approvalRequestMessage, approvalResolvedMessage } from './approval-message';
 import { classifySlackError } from './slack-errors';
 import { escapeSlackText } from './slack-text';
@@ -29,11 +35,14 @@ export class SlackNotifier implements ApprovalNotifier {
     this.client = options.client;
   }
 
-  /** Posts the request (or a reminder) to `target.channel`; the receipt names the message for the update. */
+  /**
+   * Posts the request (or a reminder, or a warning that it expires soon) to `target.channel`, with buttons; the
+   * receipt names the message for the update that removes them.
+   */
   async requested(
     notice: ApprovalNotice,
     target: NotificationTarget,
-    kind: 'request' | 'reminder',
+    kind: ApprovalNoticeKind,
   ): Promise<NotificationReceipt> {
     if (target.type !== 'slack') throw new TypeError(`The Slack notifier cannot send to a ${target.type} target.`);
     const message = approvalRequestMessage(notice, kind);

@@ -210,6 +210,7 @@ describe('approval gateway HTTP rules', () => {
       '/healthz',
       '/openapi.json',
       '/v1/approvals',
+      '/v1/approvals/stats',
       '/v1/approvals/{approvalId}',
       '/v1/approvals/{approvalId}/decision',
       '/v1/audit',

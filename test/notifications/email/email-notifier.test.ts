@@ -113,6 +113,37 @@ describe('EmailNotifier', () => {
     expect(claimsOfLink(mail.links[0]!).exp).toBe(Math.floor(expiresAt.getTime() / 1000));
   });
 
+  it("says in a warning's subject and first line how long is left before the approval expires", async () => {
+    const expiresAt = new Date(Date.now() + 3_600_000);
+    await notifier.requested(
+      noticeFor('warning', { expiresAt: expiresAt.toISOString() }),
+      { type: 'email', to: ['ana@example.com'] },
+      'expiry-warning',
+    );
+    const mail = await smtp.waitForMail((mail) => mail.text.includes('turn-warning'));
+    expect(mail.subject).toBe('Expires in 1 h: approval still needed: deleteFile');
+    expect(mail.text.split('\n')[0]).toBe(
+      'Expires in 1 h: deleteFile still needs your decision, or it is denied as expired.',
+    );
+    expect(mail.links).toHaveLength(2);
+    expect(claimsOfLink(mail.links[0]!).exp).toBe(Math.floor(expiresAt.getTime() / 1000));
+  });
+
+  it('follows up on a superseded request as superseded, not as denied by nobody', async () => {
+    const notice = noticeFor('superseded');
+    const receipt = await notifier.requested(notice, { type: 'email', to: ['ana@example.com'] }, 'request');
+    const decision = {
+      ...notice.approval,
+      decision: 'denied' as const,
+      reason: 'superseded by a new message',
+      decidedAt: '2030-01-01T12:05:00.000Z',
+      via: 'superseded' as const,
+    };
+    await notifier.resolved(notice, decision, receipt);
+    const mail = await smtp.waitForMail((mail) => mail.subject === 'Superseded: deleteFile');
+    expect(mail.text).toContain('deleteFile was superseded by a newer message (denied) at 2030-01-01T12:05:00.000Z.');
+  });
+
   it('follows up in the same thread when the approval is resolved', async () => {
     const notice = noticeFor('resolved');
     const receipt = await notifier.requested(notice, { type: 'email', to: ['ana@example.com'] }, 'request');
