@@ -4,7 +4,7 @@ import type { SharedRecords } from '../../store/shared-records';
 import { neutraliseText } from './neutralise-text';
 
 /** Through which door a decision attempt came; `message`: inside the messages of `POST /v1/turns` (a halted turn's continuation). */
-export type DecisionAttemptChannel = 'rest' | 'slack' | 'email' | 'chat' | 'message';
+export type DecisionAttemptChannel = 'rest' | 'slack' | 'email' | 'chat' | 'message' | 'inbox';
 
 /**
  * What became of an attempt: `recorded` (the turn took it), `repeat` (the same decision was already
