@@ -4,6 +4,7 @@ import type { ApprovalNotice, ApprovalNotifier, NotificationReceipt, Notificatio
 import { approvalRequestEmail, approvalResolvedEmail, type EmailContent } from './approval-email';
 import { issueDecisionToken, type EmailDecision } from './decision-token';
 import { classifySmtpError } from './email-errors';
+import { inboxLinkOf } from '../inbox-link';
 
 /** Where a decision link points: `<gateway URL>/email/decisions/<token>`. */
 export const emailDecisionPathPrefix = '/email/decisions/';
@@ -94,7 +95,12 @@ export class EmailNotifier implements ApprovalNotifier {
           secret: this.secret,
           now,
         })}`;
-      const content = approvalRequestEmail(notice, kind, { approve: link('approve'), deny: link('deny'), expiresAt });
+      const content = approvalRequestEmail(notice, kind, {
+        approve: link('approve'),
+        deny: link('deny'),
+        expiresAt,
+        inbox: inboxLinkOf(this.gatewayUrl, notice.approval.approvalId),
+      });
       messageIds.push(await this.send(address, content));
     }
     return { type: 'email', to: [...target.to], messageId: messageIds.join(' ') };

@@ -18,13 +18,18 @@ const argumentsLimit = slackSectionTextLimit - 100;
 
 /**
  * The message asking someone to decide: what the tool is, what it was called with, who asked, in which
- * turn, until when, and an Approve and a Deny button that both carry the approvalId.
+ * turn, until when, and an Approve and a Deny button that both carry the approvalId; with the gateway's inbox link,
+ * an "Open in inbox" link too (for a fuller view and for edits).
  *
  * @example
  * const { text, blocks } = approvalRequestMessage(notice, 'request');
  * await client.chat.postMessage({ channel: 'C0123', text, blocks });
  */
-export function approvalRequestMessage(notice: ApprovalNotice, kind: 'request' | 'reminder'): SlackMessage {
+export function approvalRequestMessage(
+  notice: ApprovalNotice,
+  kind: 'request' | 'reminder',
+  links: { inbox?: string } = {},
+): SlackMessage {
   const { approval } = notice;
   const heading = kind === 'reminder' ? 'Reminder: approval still needed' : 'Approval needed';
   return {
@@ -52,6 +57,17 @@ export function approvalRequestMessage(notice: ApprovalNotice, kind: 'request' |
           },
         ],
       },
+      // A link, not a button: a URL button would also post a click to the gateway's interactivity route.
+      ...(links.inbox
+        ? [
+            {
+              type: 'context',
+              elements: [
+                { type: 'mrkdwn', text: `<${links.inbox}|Open in inbox> to see it in full or edit the arguments` },
+              ],
+            } satisfies SlackBlock,
+          ]
+        : []),
     ],
   };
 }

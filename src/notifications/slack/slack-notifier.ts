@@ -4,11 +4,14 @@ import type { ApprovalNotice, ApprovalNotifier, NotificationReceipt, Notificatio
 import { approvalRequestMessage, approvalResolvedMessage } from './approval-message';
 import { classifySlackError } from './slack-errors';
 import { escapeSlackText } from './slack-text';
+import { inboxLinkOf } from '../inbox-link';
 
 /** What a {@link SlackNotifier} needs. */
 export interface SlackNotifierOptions {
   /** A Web API client holding the bot token (scope `chat:write`). */
   client: WebClient;
+  /** The gateway's public URL: requests then carry an "Open in inbox" link. */
+  gatewayUrl?: string;
 }
 
 /**
@@ -24,9 +27,11 @@ export interface SlackNotifierOptions {
 export class SlackNotifier implements ApprovalNotifier {
   readonly type = 'slack' as const;
   private readonly client: WebClient;
+  private readonly gatewayUrl: string | undefined;
 
   constructor(options: SlackNotifierOptions) {
     this.client = options.client;
+    this.gatewayUrl = options.gatewayUrl;
   }
 
   /** Posts the request (or a reminder) to `target.channel`; the receipt names the message for the update. */
@@ -36,7 +41,11 @@ export class SlackNotifier implements ApprovalNotifier {
     kind: 'request' | 'reminder',
   ): Promise<NotificationReceipt> {
     if (target.type !== 'slack') throw new TypeError(`The Slack notifier cannot send to a ${target.type} target.`);
-    const message = approvalRequestMessage(notice, kind);
+    const message = approvalRequestMessage(
+      notice,
+      kind,
+      this.gatewayUrl ? { inbox: inboxLinkOf(this.gatewayUrl, notice.approval.approvalId) } : {},
+    );
     let response: Awaited<ReturnType<WebClient['chat']['postMessage']>>;
     try {
       response = await this.client.chat.postMessage({ channel: target.channel, ...message });
@@ -87,6 +96,7 @@ export class SlackNotifier implements ApprovalNotifier {
  * | --- | --- |
  * | `SLACK_BOT_TOKEN` | the bot token (`xoxb-…`) with `chat:write` |
  * | `SLACK_API_URL` | another Web API base URL (a test double); `https://slack.com/api/` by default |
+ * | `TOLLGATE_GATEWAY_URL` | the gateway's public URL, for the "Open in inbox" link |
  *
  * @example
  * const notifiers = [slackNotifierFromEnvironment()].filter((notifier) => notifier !== undefined);
@@ -101,5 +111,6 @@ export function slackNotifierFromEnvironment(environment: NodeJS.ProcessEnv = pr
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
   });
-  return new SlackNotifier({ client });
+  const gatewayUrl = environment.TOLLGATE_GATEWAY_URL?.trim();
+  return new SlackNotifier({ client, ...(gatewayUrl && { gatewayUrl }) });
 }
