@@ -264,7 +264,12 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
             const mail = signInMail(`${publicUrl}/inbox/sign-in/${token}`, new Date(now + linkLifetimeMs));
             // Sent after answering: a known address must not take longer to answer than an unknown one.
             void (options.mail as InboxMailer).transport
-              .sendMail({ from: (options.mail as InboxMailer).from, to: found.address, ...mail, textEncoding: 'base64' })
+              .sendMail({
+                from: (options.mail as InboxMailer).from,
+                to: found.address,
+                ...mail,
+                textEncoding: 'base64',
+              })
               .catch((error: unknown) => log.error({ err: error }, 'an inbox sign-in mail could not be sent'));
           }
           return sendInboxPage(reply, signInSentPage());
@@ -315,12 +320,24 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
           | { ok: true; person: string; address: string; id: string; exp: number }
           | { ok: false; page: ReturnType<typeof inboxMessagePage> }
         > {
-          const verified = verifyInboxValue((request.params as Record<string, unknown>)['*'], 'inbox-sign-in', keys, new Date());
+          const verified = verifyInboxValue(
+            (request.params as Record<string, unknown>)['*'],
+            'inbox-sign-in',
+            keys,
+            new Date(),
+          );
           if (!verified.ok) {
             logger.warn({ reason: verified.reason }, 'refused an inbox sign-in link');
             return verified.reason === 'expired'
               ? { ok: false, page: inboxMessagePage(410, 'This link has expired', 'Ask for a new sign-in link.') }
-              : { ok: false, page: inboxMessagePage(400, 'This link is not valid', 'Check that the whole link was opened, or ask for a new one.') };
+              : {
+                  ok: false,
+                  page: inboxMessagePage(
+                    400,
+                    'This link is not valid',
+                    'Check that the whole link was opened, or ask for a new one.',
+                  ),
+                };
           }
           const { claims } = verified;
           if (await usedTokens.isUsed([`inbox-sign-in:${claims.id}`])) return { ok: false, page: usedLinkPage() };
@@ -377,16 +394,29 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
             throw refusal;
           };
           const origin = originRefusal(request);
-          if (origin) await refuse(new GatewayError('forbidden', `The decision was posted from another site (${origin}).`));
+          if (origin)
+            await refuse(new GatewayError('forbidden', `The decision was posted from another site (${origin}).`));
           const verdict = context.decisionLimiter.take(user.person);
           if (!verdict.allowed) {
             reply.header('retry-after', String(verdict.retryAfterSeconds));
-            await refuse(new GatewayError('rate-limited', `Too many decisions by you; try again in ${verdict.retryAfterSeconds} s.`));
+            await refuse(
+              new GatewayError(
+                'rate-limited',
+                `Too many decisions by you; try again in ${verdict.retryAfterSeconds} s.`,
+              ),
+            );
           }
           if (body.input !== undefined) {
-            if (!body.approved) await refuse(new GatewayError('invalid-request', 'Edited arguments go with an approval, not a denial.'));
+            if (!body.approved)
+              await refuse(new GatewayError('invalid-request', 'Edited arguments go with an approval, not a denial.'));
             if (!(await mayEdit(context, approvalId, user.person))) {
-              await refuse(new GatewayError('forbidden', `"${user.person}" may not edit the arguments of approval "${approvalId}".`, { approvalId }));
+              await refuse(
+                new GatewayError(
+                  'forbidden',
+                  `"${user.person}" may not edit the arguments of approval "${approvalId}".`,
+                  { approvalId },
+                ),
+              );
             }
           }
           // Edited arguments travel as `input`, the decision body's field for them; the decisions check and bind them.
@@ -409,8 +439,7 @@ async function mayEdit(context: GatewayContext, approvalId: string, person: stri
     const workflowId = await workflowIdOfApprovalId(context.tollgate, approvalId, context.readTimeoutMs);
     const state = await readTurnState(context.tollgate, workflowId, context.readTimeoutMs);
     const pending = state.pending.find((approval) => approval.approvalId === approvalId) as
-      | { editors?: unknown }
-      | undefined;
+      { editors?: unknown } | undefined;
     return Array.isArray(pending?.editors) && pending.editors.includes(person);
   } catch {
     // Unknown or unreadable: nobody is shown to be an editor, so nothing edited goes through unchecked.
@@ -477,7 +506,11 @@ function usedLinkPage() {
 }
 
 function notAllowedPage() {
-  return inboxMessagePage(403, 'Not allowed', 'Your address may not decide approvals here. Ask the operator to add you.');
+  return inboxMessagePage(
+    403,
+    'Not allowed',
+    'Your address may not decide approvals here. Ask the operator to add you.',
+  );
 }
 
 function foreignFormPage() {

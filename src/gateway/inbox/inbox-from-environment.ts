@@ -1,5 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { emailLinkSecretsFromEnvironment, smtpTransportFromEnvironment } from '../../notifications/email/email-notifier-from-environment';
+import {
+  emailLinkSecretsFromEnvironment,
+  smtpTransportFromEnvironment,
+} from '../../notifications/email/email-notifier-from-environment';
 import { usedTokenStoreFromEnvironment } from '../email/email-extension-from-environment';
 import type { GatewayOptions } from '../gateway-options';
 import { inboxExtension, isInboxExtension, type InboxExtensionOptions } from './inbox-extension';

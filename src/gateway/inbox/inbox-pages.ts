@@ -22,14 +22,18 @@ const contentSecurityPolicy = [
   "base-uri 'none'",
 ].join('; ');
 
-/** The headers every inbox page and answer carries: never cached, no Referer, the CSP above, no framing. */
+/** The headers every inbox page and answer carries: never cached, no Referer to other sites, the CSP above, no framing. */
 export function inboxHeaders(reply: FastifyReply): FastifyReply {
-  return reply
-    .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
-    .header('content-security-policy', contentSecurityPolicy)
-    .header('x-frame-options', 'DENY')
-    .header('x-content-type-options', 'nosniff');
+  return (
+    reply
+      .header('cache-control', 'no-store')
+      // Not `no-referrer`: with it a browser sends `Origin: null` on the page's own POSTs, which the origin check
+      // refuses. `same-origin` keeps every URL (a sign-in link's included) from other sites all the same.
+      .header('referrer-policy', 'same-origin')
+      .header('content-security-policy', contentSecurityPolicy)
+      .header('x-frame-options', 'DENY')
+      .header('x-content-type-options', 'nosniff')
+  );
 }
 
 /** Sends a page with {@link inboxHeaders}. */
@@ -102,7 +106,12 @@ export interface InboxViewer {
 export type InboxApproval = PendingApprovalOfTurn & { requester?: string; editors?: string[] };
 
 /** The inbox: who is signed in, the list of approvals this person may decide, and the empty stats section. */
-export function inboxPage(viewer: InboxViewer, approvals: readonly InboxApproval[], unansweredTurns: number, now: Date): InboxPage {
+export function inboxPage(
+  viewer: InboxViewer,
+  approvals: readonly InboxApproval[],
+  unansweredTurns: number,
+  now: Date,
+): InboxPage {
   const signOut =
     viewer.via === 'link'
       ? '<form method="post" action="/inbox/sign-out" class="sign-out"><button type="submit">Sign out</button></form>'

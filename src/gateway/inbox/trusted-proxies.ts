@@ -56,7 +56,10 @@ export function parseTrustedProxies(text: string | undefined): TrustedProxies {
 
 // `::ffff:10.0.0.7` is the IPv4 peer 10.0.0.7; brackets and a zone index are not part of the address compared.
 function normaliseAddress(address: string): string {
-  const bare = address.trim().replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+  const bare = address
+    .trim()
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '');
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(bare);
   return mapped ? (mapped[1] as string) : bare;
 }

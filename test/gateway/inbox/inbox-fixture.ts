@@ -44,7 +44,13 @@ export interface InboxGateway {
   request(
     method: string,
     pathname: string,
-    options?: { cookie?: string; forwardedEmail?: string; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> },
+    options?: {
+      cookie?: string;
+      forwardedEmail?: string;
+      json?: unknown;
+      form?: Record<string, string>;
+      headers?: Record<string, string>;
+    },
   ): Promise<InboxResponse>;
   close(): Promise<void>;
 }
@@ -64,7 +70,9 @@ export async function freePort(): Promise<number> {
  */
 export async function startInboxGateway(
   tollgate: TollgateClient,
-  options: { smtpUrl?: string; publicUrl?: string; port?: number } & Partial<Omit<InboxExtensionOptions, 'tokens' | 'mail'>>,
+  options: { smtpUrl?: string; publicUrl?: string; port?: number } & Partial<
+    Omit<InboxExtensionOptions, 'tokens' | 'mail'>
+  >,
 ): Promise<InboxGateway> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
@@ -83,7 +91,9 @@ export async function startInboxGateway(
         sessionKeys: [testInboxKey],
         publicUrl: url,
         ...inbox,
-        ...(smtpUrl && { mail: { transport: nodemailer.createTransport(smtpUrl), from: 'Tollgate <tollgate@example.com>' } }),
+        ...(smtpUrl && {
+          mail: { transport: nodemailer.createTransport(smtpUrl), from: 'Tollgate <tollgate@example.com>' },
+        }),
       }),
     ],
   });
@@ -124,6 +134,7 @@ export async function startInboxGateway(
 export function sessionCookieOf(response: InboxResponse): string {
   const header = response.headers.get('set-cookie') ?? '';
   const cookie = header.split(';')[0] ?? '';
-  if (!cookie.startsWith('tollgate_inbox=') || cookie === 'tollgate_inbox=') throw new Error(`No session cookie in "${header}"`);
+  if (!cookie.startsWith('tollgate_inbox=') || cookie === 'tollgate_inbox=')
+    throw new Error(`No session cookie in "${header}"`);
   return cookie;
 }

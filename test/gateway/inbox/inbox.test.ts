@@ -87,7 +87,10 @@ describe('the approver inbox', () => {
     const forAna = await waitingTurn({ approvers: ['ana'], quorum: 2 });
     const forAnyone = await waitingTurn();
 
-    const ana = await listedFor('ana@example.com', (ids) => ids.includes(forAna.approvalId) && ids.includes(forAnyone.approvalId));
+    const ana = await listedFor(
+      'ana@example.com',
+      (ids) => ids.includes(forAna.approvalId) && ids.includes(forAnyone.approvalId),
+    );
     expect(ana).not.toContain(forBob.approvalId);
     const bob = await listedFor('bob@example.com', (ids) => ids.includes(forBob.approvalId));
     expect(bob).not.toContain(forAna.approvalId);
@@ -126,7 +129,10 @@ describe('the approver inbox', () => {
       ...as,
       json: { approved: false, reason: 'not during the freeze' },
     });
-    expect(denied.body).toMatchObject({ decision: 'denied', sentence: 'deleteFile denied by you (reason: not during the freeze).' });
+    expect(denied.body).toMatchObject({
+      decision: 'denied',
+      sentence: 'deleteFile denied by you (reason: not during the freeze).',
+    });
     // Approve several: the page sends one decision per ticked approval.
     for (const turn of [three, four]) {
       const answer = await first.request('POST', `/inbox/approvals/${encodeURIComponent(turn.approvalId)}/decision`, {
@@ -136,12 +142,16 @@ describe('the approver inbox', () => {
       expect(answer.status).toBe(200);
     }
 
-    expect((await one.handle.result()).audit).toEqual([expect.objectContaining({ decision: 'approved', approver: 'ana' })]);
+    expect((await one.handle.result()).audit).toEqual([
+      expect.objectContaining({ decision: 'approved', approver: 'ana' }),
+    ]);
     expect((await two.handle.result()).audit).toEqual([
       expect.objectContaining({ decision: 'denied', approver: 'ana', reason: 'not during the freeze' }),
     ]);
     for (const turn of [three, four]) {
-      expect((await turn.handle.result()).audit).toEqual([expect.objectContaining({ decision: 'approved', approver: 'ana' })]);
+      expect((await turn.handle.result()).audit).toEqual([
+        expect.objectContaining({ decision: 'approved', approver: 'ana' }),
+      ]);
     }
     expect(one.toolRuns()).toHaveLength(1);
     expect(two.toolRuns()).toHaveLength(0);
@@ -164,9 +174,15 @@ describe('the approver inbox', () => {
     const own = await waitingTurn({ allowSelfApproval: false }, 'ana');
     const path = (approvalId: string) => `/inbox/approvals/${encodeURIComponent(approvalId)}/decision`;
 
-    const notHers = await first.request('POST', path(forBob.approvalId), { forwardedEmail: 'ana@example.com', json: { approved: true } });
+    const notHers = await first.request('POST', path(forBob.approvalId), {
+      forwardedEmail: 'ana@example.com',
+      json: { approved: true },
+    });
     expect(notHers.status).toBe(403);
-    const self = await first.request('POST', path(own.approvalId), { forwardedEmail: 'ana@example.com', json: { approved: true } });
+    const self = await first.request('POST', path(own.approvalId), {
+      forwardedEmail: 'ana@example.com',
+      json: { approved: true },
+    });
     expect(self.status).toBe(403);
     const foreign = await first.request('POST', path(own.approvalId), {
       forwardedEmail: 'bob@example.com',
@@ -181,7 +197,9 @@ describe('the approver inbox', () => {
     });
     expect(edited.status).toBe(403);
 
-    expect(await own.handle.query((await import('../../../src/workflows/definitions')).pendingToolApprovalsQuery)).toHaveLength(1);
+    expect(
+      await own.handle.query((await import('../../../src/workflows/definitions')).pendingToolApprovalsQuery),
+    ).toHaveLength(1);
     expect(forBob.toolRuns()).toHaveLength(0);
     const refusals = await first.audit.read({ approvalId: own.approvalId });
     expect(refusals.map((attempt) => [attempt.approver, attempt.channel, attempt.outcome])).toEqual([
@@ -215,7 +233,9 @@ describe('the approver inbox', () => {
     expect(known.text).toContain('Check your mail');
     await smtp.waitForMail((mail) => mail.to.includes('eve@example.com'));
     await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(smtp.mails.filter((mail) => mail.to.includes('nobody@example.com') || mail.to.includes('auditor@example.com'))).toEqual([]);
+    expect(
+      smtp.mails.filter((mail) => mail.to.includes('nobody@example.com') || mail.to.includes('auditor@example.com')),
+    ).toEqual([]);
   });
 
   it('signs in with a one-time link that works once across gateways, into a session every gateway accepts until sign-out', async () => {
@@ -273,7 +293,9 @@ describe('the approver inbox', () => {
   });
 
   it('refuses a forged or altered session cookie, and a link from another site’s form', async () => {
-    const forged = await first.request('GET', '/inbox/approvals', { cookie: 'tollgate_inbox=eyJwZXJzb24iOiJhbmEifQ.AAAA' });
+    const forged = await first.request('GET', '/inbox/approvals', {
+      cookie: 'tollgate_inbox=eyJwZXJzb24iOiJhbmEifQ.AAAA',
+    });
     expect(forged.status).toBe(401);
     const { link } = await signInByMail('ana@example.com');
     const foreign = await first.request('POST', new URL(link).pathname, {

@@ -10,7 +10,10 @@ describe('signed inbox values (sign-in links and session cookies)', () => {
   it('verifies what it signed, with the newest or an older key during a rotation', () => {
     const value = issueInboxValue(claims, key, { lifetimeMs: hour });
     const verified = verifyInboxValue(value, 'inbox-session', [otherKey, key], new Date());
-    expect(verified).toEqual({ ok: true, claims: expect.objectContaining({ person: 'ana', purpose: 'inbox-session' }) });
+    expect(verified).toEqual({
+      ok: true,
+      claims: expect.objectContaining({ person: 'ana', purpose: 'inbox-session' }),
+    });
   });
 
   it('refuses a value signed with another key, or with one byte changed', () => {
@@ -51,7 +54,8 @@ describe('signed inbox values (sign-in links and session cookies)', () => {
   it('gives each value its own id', () => {
     const first = issueInboxValue(claims, key, { lifetimeMs: hour });
     const second = issueInboxValue(claims, key, { lifetimeMs: hour });
-    const idOf = (value: string) => (verifyInboxValue(value, 'inbox-session', [key], new Date()) as { claims: { id: string } }).claims.id;
+    const idOf = (value: string) =>
+      (verifyInboxValue(value, 'inbox-session', [key], new Date()) as { claims: { id: string } }).claims.id;
     expect(idOf(first)).not.toBe(idOf(second));
   });
 });

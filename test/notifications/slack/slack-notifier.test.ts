@@ -209,7 +209,9 @@ describe('SlackNotifier', () => {
     expect(withLink.find((block) => block.type === 'actions')?.elements).toHaveLength(2);
 
     await notifier.requested(noticeFor({ path: 'a' }), { type: 'slack', channel: 'C7' }, 'request');
-    expect(textOf(slack.callsOf('chat.postMessage').slice(-1)[0]?.args.blocks as Block[])).not.toContain('Open in inbox');
+    expect(textOf(slack.callsOf('chat.postMessage').slice(-1)[0]?.args.blocks as Block[])).not.toContain(
+      'Open in inbox',
+    );
   });
 
   it('is configured from SLACK_BOT_TOKEN and SLACK_API_URL, and absent without a token', async () => {
