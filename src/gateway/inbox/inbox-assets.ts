@@ -4,7 +4,8 @@ export const inboxAssetPaths = { style: '/inbox/inbox.css', script: '/inbox/inbo
 /** The inbox's stylesheet. */
 export const inboxStyle = `body{font-family:system-ui,sans-serif;color:#1f2328;margin:0;background:#f6f8fa}
 main{max-width:860px;margin:0 auto;padding:1em}
-h1{font-size:1.5em}h2{font-size:1.15em;margin:0 0 .4em}
+h1{font-size:1.5em}h2{font-size:1.15em;margin:0}
+.head{display:flex;align-items:center;gap:.5em;margin:0 0 .4em}
 .top{display:flex;flex-wrap:wrap;align-items:baseline;gap:.5em 1em}.top h1{flex:1 1 auto}
 .who{margin:0}.sign-out{margin:0}
 .toolbar{display:flex;gap:1em;align-items:center;margin:1em 0}

@@ -184,7 +184,8 @@ export function approvalItemHtml(approval: InboxApproval, person: string, now: D
     approval.inputDigest ? ` data-digest="${escapeHtml(approval.inputDigest)}"` : ''
   }${approval.expiresAt ? ` data-expires-at="${escapeHtml(approval.expiresAt)}"` : ''} tabindex="-1">
 <article aria-labelledby="${key}-title">
-<h2 id="${key}-title"><input type="checkbox" class="select" id="${key}-select" aria-label="Select ${tool} (requested by ${escapeHtml(approval.requester ?? 'someone')}) for Approve selected"${voted ? ' disabled' : ''}> <code>${tool}</code></h2>
+<div class="head"><input type="checkbox" class="select" id="${key}-select" aria-label="Select ${tool} (requested by ${escapeHtml(approval.requester ?? 'someone')}) for Approve selected"${voted ? ' disabled' : ''}>
+<h2 id="${key}-title"><code>${tool}</code></h2></div>
 <dl class="facts">${facts.join('')}</dl>
 <dl class="arguments" aria-label="Arguments of ${tool}">${summary}</dl>
 <details class="raw"><summary>Raw arguments of ${tool} (JSON)</summary><pre>${raw}</pre></details>
