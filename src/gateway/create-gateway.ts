@@ -19,6 +19,7 @@ import { installProblemHandler, sendFrameworkProblem } from './http/problem-hand
 import { defaultReadTimeoutMs } from './turns/turn-reads';
 import { registerTurnRoutes } from './routes/turn-routes';
 import { withChatRoutes } from './chat';
+import { withInboxRoutes } from './inbox';
 
 // Routes anyone may call: a load balancer's health check carries no token.
 const corePublicPaths = ['/healthz'];
@@ -35,7 +36,7 @@ const corePublicPaths = ['/healthz'];
  */
 export async function createGateway(gatewayOptions: GatewayOptions): Promise<FastifyInstance> {
   // The useChat routes (POST /api/chat, GET /api/chat/:id/stream), configured from the environment.
-  const options = withChatRoutes(gatewayOptions);
+  const options = withInboxRoutes(withChatRoutes(gatewayOptions));
   const bodyLimitBytes = options.bodyLimitBytes ?? defaultBodyLimitBytes;
   const timeWindow = options.rateLimit?.timeWindowMs ?? 60_000;
   const audit = options.audit ?? new DecisionAudit();

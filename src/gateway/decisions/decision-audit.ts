@@ -5,7 +5,7 @@ import { auditPageSize } from '../http/gateway-schemas';
 import { neutraliseText } from './neutralise-text';
 
 /** Through which door a decision attempt came; `message`: inside the messages of `POST /v1/turns` (a halted turn's continuation). */
-export type DecisionAttemptChannel = 'rest' | 'slack' | 'email' | 'chat' | 'message';
+export type DecisionAttemptChannel = 'rest' | 'slack' | 'email' | 'chat' | 'message' | 'inbox';
 
 /**
  * What became of an attempt: `recorded` (the turn took it), `repeat` (the same decision was already

@@ -335,7 +335,7 @@ export function openApiDocument(): JsonSchema & { paths: Record<string, Record<s
           properties: {
             at: { type: 'string', format: 'date-time' },
             approver: { type: 'string' },
-            channel: { enum: ['rest', 'slack', 'email', 'chat', 'message'] },
+            channel: { enum: ['rest', 'slack', 'email', 'chat', 'message', 'inbox'] },
             approvalId: { type: 'string' },
             workflowId: { type: 'string' },
             approved: { type: 'boolean' },

@@ -15,6 +15,8 @@ export interface DecisionLinks {
   approve: string;
   deny: string;
   expiresAt: Date;
+  /** The approval in the gateway's inbox, for a fuller view and for editing the arguments. */
+  inbox?: string;
 }
 
 // Subjects are one line; a tool name is the developer's, but it is still kept short.
@@ -67,6 +69,7 @@ export function approvalRequestEmail(
     'Deny:',
     links.deny,
     '',
+    ...(links.inbox ? ['Open in inbox (to see it in full, or edit the arguments):', links.inbox, ''] : []),
     'The links are for you alone: do not forward this mail.',
   ].join('\n');
   const html = page(`
@@ -85,7 +88,7 @@ ${factsTable(facts)}
   <a href="${escapeHtml(links.approve)}" style="background:#1a7f37;color:#fff;padding:8px 16px;text-decoration:none">Approve…</a>
   &nbsp;
   <a href="${escapeHtml(links.deny)}" style="background:#cf222e;color:#fff;padding:8px 16px;text-decoration:none">Deny…</a>
-</p>
+</p>${links.inbox ? `\n<p><a href="${escapeHtml(links.inbox)}">Open in inbox</a> to see it in full, or edit the arguments.</p>` : ''}
 <p style="color:#555">Each link opens a page that asks you to confirm; nothing is decided until you do.
 The links are for you alone: do not forward this mail.</p>`);
   return { subject, text, html };

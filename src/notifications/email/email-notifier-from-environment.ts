@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import nodemailer, { type Transporter } from 'nodemailer';
 import { EmailNotifier } from './email-notifier';
 
 /** Shortest link secret accepted: it is an HMAC key, and a short one can be guessed offline. */
@@ -53,8 +53,20 @@ export function emailNotifierFromEnvironment(environment: NodeJS.ProcessEnv = pr
     secrets.length === 0 && 'TOLLGATE_EMAIL_LINK_SECRET',
   ].filter(Boolean);
   if (missing.length > 0) throw new TypeError(`SMTP is configured, but ${missing.join(', ')} is not set.`);
-  const transport = url ? nodemailer.createTransport(url) : nodemailer.createTransport(smtpOptionsOf(environment));
+  const transport = smtpTransportFromEnvironment(environment) as Transporter;
   return new EmailNotifier({ transport, from: from as string, gatewayUrl: gatewayUrl as string, secrets });
+}
+
+/**
+ * The SMTP transport `SMTP_URL` or `SMTP_HOST` (and friends) configure, or undefined when neither is set; what the
+ * notifier sends with, and what the gateway's inbox mails sign-in links with.
+ */
+export function smtpTransportFromEnvironment(environment: NodeJS.ProcessEnv = process.env): Transporter | undefined {
+  const url = environment.SMTP_URL;
+  const host = environment.SMTP_HOST;
+  if (!url && !host) return undefined;
+  if (url && host) throw new TypeError('Set SMTP_URL or SMTP_HOST, not both.');
+  return url ? nodemailer.createTransport(url) : nodemailer.createTransport(smtpOptionsOf(environment));
 }
 
 function smtpOptionsOf(environment: NodeJS.ProcessEnv) {

@@ -10,6 +10,7 @@ import type {
 import { approvalRequestEmail, approvalResolvedEmail, type EmailContent } from './approval-email';
 import { issueDecisionToken, type EmailDecision } from './decision-token';
 import { classifySmtpError } from './email-errors';
+import { inboxLinkOf } from '../inbox-link';
 
 /** Where a decision link points: `<gateway URL>/email/decisions/<token>`. */
 export const emailDecisionPathPrefix = '/email/decisions/';
@@ -103,7 +104,12 @@ export class EmailNotifier implements ApprovalNotifier {
       const content = approvalRequestEmail(
         notice,
         kind,
-        { approve: link('approve'), deny: link('deny'), expiresAt },
+        {
+          approve: link('approve'),
+          deny: link('deny'),
+          expiresAt,
+          inbox: inboxLinkOf(this.gatewayUrl, notice.approval.approvalId),
+        },
         now,
       );
       messageIds.push(await this.send(address, content));

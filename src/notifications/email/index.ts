@@ -19,5 +19,6 @@ export {
   emailLinkSecretsFromEnvironment,
   emailNotifierFromEnvironment,
   minimumLinkSecretLength,
+  smtpTransportFromEnvironment,
 } from './email-notifier-from-environment';
 export { argumentsTextLimit, bound, escapeHtml, renderArgumentsText } from './email-text';

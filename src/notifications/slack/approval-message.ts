@@ -19,7 +19,8 @@ const argumentsLimit = slackSectionTextLimit - 100;
 
 /**
  * The message asking someone to decide: what the tool is, what it was called with, who asked, in which
- * turn, until when, and an Approve and a Deny button that both carry the approvalId.
+ * turn, until when, and an Approve and a Deny button that both carry the approvalId; with the gateway's inbox link,
+ * an "Open in inbox" link too (for a fuller view and for edits).
  *
  * @example
  * const { text, blocks } = approvalRequestMessage(notice, 'request');
@@ -28,6 +29,7 @@ const argumentsLimit = slackSectionTextLimit - 100;
 export function approvalRequestMessage(
   notice: ApprovalNotice,
   kind: ApprovalNoticeKind,
+  links: { inbox?: string } = {},
   now: Date = new Date(),
 ): SlackMessage {
   const { approval } = notice;
@@ -57,6 +59,17 @@ export function approvalRequestMessage(
           },
         ],
       },
+      // A link, not a button: a URL button would also post a click to the gateway's interactivity route.
+      ...(links.inbox
+        ? [
+            {
+              type: 'context',
+              elements: [
+                { type: 'mrkdwn', text: `<${links.inbox}|Open in inbox> to see it in full or edit the arguments` },
+              ],
+            } satisfies SlackBlock,
+          ]
+        : []),
     ],
   };
 }

@@ -10,11 +10,14 @@ import type {
 import { approvalRequestMessage, approvalResolvedMessage } from './approval-message';
 import { classifySlackError } from './slack-errors';
 import { escapeSlackText } from './slack-text';
+import { inboxLinkOf } from '../inbox-link';
 
 /** What a {@link SlackNotifier} needs. */
 export interface SlackNotifierOptions {
   /** A Web API client holding the bot token (scope `chat:write`). */
   client: WebClient;
+  /** The gateway's public URL: requests then carry an "Open in inbox" link. */
+  gatewayUrl?: string;
 }
 
 /**
@@ -30,9 +33,11 @@ export interface SlackNotifierOptions {
 export class SlackNotifier implements ApprovalNotifier {
   readonly type = 'slack' as const;
   private readonly client: WebClient;
+  private readonly gatewayUrl: string | undefined;
 
   constructor(options: SlackNotifierOptions) {
     this.client = options.client;
+    this.gatewayUrl = options.gatewayUrl;
   }
 
   /**
@@ -45,7 +50,11 @@ export class SlackNotifier implements ApprovalNotifier {
     kind: ApprovalNoticeKind,
   ): Promise<NotificationReceipt> {
     if (target.type !== 'slack') throw new TypeError(`The Slack notifier cannot send to a ${target.type} target.`);
-    const message = approvalRequestMessage(notice, kind);
+    const message = approvalRequestMessage(
+      notice,
+      kind,
+      this.gatewayUrl ? { inbox: inboxLinkOf(this.gatewayUrl, notice.approval.approvalId) } : {},
+    );
     let response: Awaited<ReturnType<WebClient['chat']['postMessage']>>;
     try {
       response = await this.client.chat.postMessage({ channel: target.channel, ...message });
@@ -96,6 +105,7 @@ export class SlackNotifier implements ApprovalNotifier {
  * | --- | --- |
  * | `SLACK_BOT_TOKEN` | the bot token (`xoxb-…`) with `chat:write` |
  * | `SLACK_API_URL` | another Web API base URL (a test double); `https://slack.com/api/` by default |
+ * | `TOLLGATE_GATEWAY_URL` | the gateway's public URL, for the "Open in inbox" link |
  *
  * @example
  * const notifiers = [slackNotifierFromEnvironment()].filter((notifier) => notifier !== undefined);
@@ -110,5 +120,6 @@ export function slackNotifierFromEnvironment(environment: NodeJS.ProcessEnv = pr
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
   });
-  return new SlackNotifier({ client });
+  const gatewayUrl = environment.TOLLGATE_GATEWAY_URL?.trim();
+  return new SlackNotifier({ client, ...(gatewayUrl && { gatewayUrl }) });
 }

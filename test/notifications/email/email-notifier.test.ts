@@ -75,8 +75,11 @@ describe('EmailNotifier', () => {
       expect(mail.html).toContain('&quot;path&quot;: &quot;&lt;script&gt;alert(1)&lt;/script&gt;-each.txt&quot;');
       expect(mail.html).not.toContain('<script>');
 
-      const [approve, deny] = mail.links;
-      expect(mail.links).toHaveLength(2);
+      const [approve, deny, inbox] = mail.links;
+      expect(mail.links).toHaveLength(3);
+      // Open in inbox: for a fuller view and for edits.
+      expect(inbox).toBe('https://tollgate.example.com/inbox#approval-each');
+      expect(mail.html).toContain('href="https://tollgate.example.com/inbox#approval-each">Open in inbox</a>');
       expect(approve).toMatch(/^https:\/\/tollgate\.example\.com\/email\/decisions\/[A-Za-z0-9_.-]+$/);
       expect(mail.html).toContain(`href="${approve}"`);
       const approveClaims = claimsOfLink(approve!);

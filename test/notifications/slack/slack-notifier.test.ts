@@ -188,6 +188,32 @@ describe('SlackNotifier', () => {
     });
   });
 
+  it('links the request to the gateway’s inbox when the gateway URL is configured, and only then', async () => {
+    const linked = slackNotifierFromEnvironment({
+      SLACK_BOT_TOKEN: 'xoxb-from-env',
+      SLACK_API_URL: slack.url,
+      TOLLGATE_GATEWAY_URL: 'https://tollgate.example.com/',
+    });
+    await linked?.requested(noticeFor({ path: 'a' }), { type: 'slack', channel: 'C7' }, 'request');
+    const withLink = slack.callsOf('chat.postMessage').slice(-1)[0]?.args.blocks as Block[];
+    expect(withLink.slice(-1)[0]).toEqual({
+      type: 'context',
+      elements: [
+        {
+          type: 'mrkdwn',
+          text: `<https://tollgate.example.com/inbox#${encodeURIComponent(approvalId)}|Open in inbox> to see it in full or edit the arguments`,
+        },
+      ],
+    });
+    // The buttons stay as they were: the link is no button, so it posts no click to the gateway.
+    expect(withLink.find((block) => block.type === 'actions')?.elements).toHaveLength(2);
+
+    await notifier.requested(noticeFor({ path: 'a' }), { type: 'slack', channel: 'C7' }, 'request');
+    expect(textOf(slack.callsOf('chat.postMessage').slice(-1)[0]?.args.blocks as Block[])).not.toContain(
+      'Open in inbox',
+    );
+  });
+
   it('is configured from SLACK_BOT_TOKEN and SLACK_API_URL, and absent without a token', async () => {
     expect(slackNotifierFromEnvironment({})).toBeUndefined();
     const configured = slackNotifierFromEnvironment({ SLACK_BOT_TOKEN: 'xoxb-from-env', SLACK_API_URL: slack.url });

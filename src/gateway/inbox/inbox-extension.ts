@@ -1,0 +1,518 @@
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
+import type { Transporter } from 'nodemailer';
+import { z } from 'zod';
+import type { ToolApprovalAuditEntry } from '../../protocol';
+import type { ApproverTokens } from '../auth/approver-tokens';
+import type { Caller } from '../auth/authenticate';
+import { mayDecide } from '../auth/turn-access';
+import { requesterOf } from '../auth/turn-requester';
+import type { DecisionActor, DecisionRequest } from '../decisions/approval-decisions';
+import { checkFormOrigin } from '../email/check-form-origin';
+import { LocalUsedTokenStore, type UsedTokenStore } from '../email/used-token-store';
+import type { GatewayContext } from '../gateway-context';
+import type { GatewayExtension } from '../gateway-options';
+import { GatewayError } from '../http/gateway-error';
+import { approvalParamsSchema } from '../http/gateway-schemas';
+import { parseInput } from '../http/parse-input';
+import { toGatewayError } from '../http/to-gateway-error';
+import { listPendingApprovals } from '../turns/list-pending-approvals';
+import { readTurnState, withReadDeadline, workflowIdOfApprovalId } from '../turns/turn-reads';
+import { inboxAssetPaths, inboxScript, inboxStyle } from './inbox-assets';
+import { inboxPersonOf } from './inbox-person';
+import {
+  approvalItemHtml,
+  confirmSignInPage,
+  inboxHeaders,
+  inboxMessagePage,
+  inboxPage,
+  quorumText,
+  sendInboxPage,
+  signInPage,
+  signInSentPage,
+  unansweredText,
+  type InboxApproval,
+  type InboxViewer,
+} from './inbox-pages';
+import { signInMail } from './sign-in-mail';
+import { issueInboxValue, verifyInboxValue } from './signed-inbox-value';
+import { parseTrustedProxies, type TrustedProxies } from './trusted-proxies';
+
+/** The inbox's paths. */
+export const inboxPaths = {
+  page: '/inbox',
+  signIn: '/inbox/sign-in',
+  signInLink: '/inbox/sign-in/*',
+  signOut: '/inbox/sign-out',
+  approvals: '/inbox/approvals',
+  decision: '/inbox/approvals/:approvalId/decision',
+} as const;
+
+/** How sign-in mails are sent: the email channel's SMTP transport and sender. */
+export interface InboxMailer {
+  transport: Pick<Transporter, 'sendMail'>;
+  from: string;
+}
+
+/** How the inbox is set up. */
+export interface InboxExtensionOptions {
+  /** The gateway's tokens: a person may sign in only if one of their tokens holds `approvals:decide`. */
+  tokens: ApproverTokens;
+  /** Keys that sign sign-in links and session cookies, newest first; without any, only the proxy signs in. */
+  sessionKeys?: readonly string[];
+  /** Peers whose `X-Forwarded-Email` is believed (`10.0.0.0/8,127.0.0.1`); nobody's when absent. */
+  trustedProxies?: TrustedProxies | string;
+  /** How sign-in links are mailed; without it there is no sign-in by email. */
+  mail?: InboxMailer;
+  /** The gateway's public URL: links point to it and forms must come from its origin. Required for sign-in by email. */
+  publicUrl?: string;
+  /** Where used sign-in links and ended sessions are kept; in memory by default (one gateway only). */
+  usedTokens?: UsedTokenStore;
+  /** How long a sign-in link works (default 15 minutes). */
+  signInLinkLifetimeMs?: number;
+  /** How long a session lasts (default 12 hours). */
+  sessionLifetimeMs?: number;
+  /** Sign-in requests per window from one address (default 20 per minute). */
+  rateLimit?: { max?: number; timeWindowMs?: number };
+}
+
+/** Who is signed in, and how. */
+interface InboxUser extends InboxViewer {
+  /** The channel identity for the audit: `inbox:email:ana@example.com` or `inbox:proxy:ana@example.com`. */
+  identity: string;
+  /** The session's id and expiry, for sign-out. */
+  session?: { id: string; exp: number };
+}
+
+const cookieName = 'tollgate_inbox';
+const inboxExtensionMarker = Symbol.for('tollgate.inboxExtension');
+
+/** The body of an inbox decision: the REST decision's fields, `input` being edited arguments. */
+const inboxDecisionBodySchema = z.strictObject({
+  approved: z.boolean(),
+  reason: z.string().max(2000).optional(),
+  argumentsDigest: z.string().min(1).max(100).optional(),
+  input: z.unknown().optional(),
+});
+
+/** Whether a gateway extension is the inbox (so the environment's one is not added twice). */
+export function isInboxExtension(extension: GatewayExtension): boolean {
+  return inboxExtensionMarker in extension;
+}
+
+/**
+ * The approver inbox: `GET /inbox` lists the approvals the signed-in person may decide (the same rights as every
+ * channel: approver lists, `approvals:decide`), and decides them through the gateway's decisions on the `inbox`
+ * channel of the audit. Sign-in is a one-time link mailed to a person's address (the link is claimed in the shared
+ * used-token store, so it works once across every gateway) that sets a signed HttpOnly cookie any gateway holding
+ * the key verifies, or an authenticating proxy's `X-Forwarded-Email`, believed only from `trustedProxies`. Every
+ * POST must come from the gateway's own origin.
+ *
+ * @example
+ * const gateway = await createGateway({
+ *   tollgate, tokens, people,
+ *   extensions: [inboxExtension({ tokens, sessionKeys: [key], mail: { transport, from }, publicUrl: 'https://tollgate.example.com' })],
+ * });
+ */
+export function inboxExtension(options: InboxExtensionOptions): GatewayExtension {
+  const keys = (options.sessionKeys ?? []).filter((key) => key.length > 0);
+  const proxies =
+    typeof options.trustedProxies === 'string' || options.trustedProxies === undefined
+      ? parseTrustedProxies(options.trustedProxies)
+      : options.trustedProxies;
+  const usedTokens = options.usedTokens ?? new LocalUsedTokenStore();
+  const publicUrl = options.publicUrl?.replace(/\/+$/, '');
+  const publicOrigin = publicUrl ? new URL(publicUrl).origin : undefined;
+  const emailSignIn = keys.length > 0 && options.mail !== undefined && publicUrl !== undefined;
+  const linkLifetimeMs = options.signInLinkLifetimeMs ?? 15 * 60_000;
+  const sessionLifetimeMs = options.sessionLifetimeMs ?? 12 * 3_600_000;
+  const secure = publicUrl?.startsWith('https:') ?? false;
+  // One mail per address a minute from this gateway: the form cannot be used to flood someone's mailbox.
+  const lastMailed = new Map<string, number>();
+  // Who started a turn never changes: read once per turn, kept for the next listings (bounded).
+  const requesters = new Map<string, Promise<string | undefined>>();
+
+  const extension = {
+    [inboxExtensionMarker]: true,
+    publicPaths: [
+      inboxPaths.page,
+      inboxAssetPaths.script,
+      inboxAssetPaths.style,
+      inboxPaths.signIn,
+      inboxPaths.signInLink,
+      inboxPaths.signOut,
+      inboxPaths.approvals,
+      inboxPaths.decision,
+    ],
+    async register(app, context) {
+      const log = app.log;
+      const ownOrigin = (request: FastifyRequest) => publicOrigin ?? `${request.protocol}://${request.host}`;
+      const originRefusal = (request: FastifyRequest) =>
+        checkFormOrigin({
+          origin: request.headers.origin,
+          fetchSite: request.headers['sec-fetch-site'],
+          ownOrigin: ownOrigin(request),
+        });
+
+      const userOf = async (request: FastifyRequest): Promise<InboxUser | 'refused' | undefined> => {
+        const header = request.headers['x-forwarded-email'];
+        // The proxy's header counts only on a connection from the proxy itself: the socket's peer, never a header.
+        if (header !== undefined && proxies.includes(request.socket.remoteAddress)) {
+          const found = typeof header === 'string' ? inboxPersonOf(header, context.people, options.tokens) : undefined;
+          if (!found) return 'refused';
+          return { ...found, via: 'proxy', identity: `inbox:proxy:${found.address}` };
+        }
+        const verified = verifyInboxValue(cookieOf(request), 'inbox-session', keys, new Date());
+        if (!verified.ok) return undefined;
+        const { claims } = verified;
+        const address = claims.identity.replace(/^email:/, '');
+        const found = inboxPersonOf(address, context.people, options.tokens);
+        // Rights are read now, not when the session began: a person removed since is signed out.
+        if (!found || found.person !== claims.person) return undefined;
+        if (await usedTokens.isUsed([`inbox-session:${claims.id}`])) return undefined;
+        return {
+          ...found,
+          via: 'link',
+          identity: `inbox:email:${found.address}`,
+          session: { id: claims.id, exp: claims.exp },
+        };
+      };
+
+      const listFor = async (person: string): Promise<{ approvals: InboxApproval[]; unansweredTurns: number }> => {
+        const caller: Caller = { person, scopes: new Set(['approvals:decide']) };
+        const listing = await listPendingApprovals(
+          context.tollgate,
+          {},
+          (approval) => mayDecide(caller, approval, context.people),
+          context.listing,
+        );
+        const approvals = await Promise.all(
+          listing.approvals.map(async (approval): Promise<InboxApproval> => {
+            const requester = await requesterOfTurn(context, approval.workflowId);
+            return { ...approval, ...(requester !== undefined && { requester }) };
+          }),
+        );
+        return { approvals, unansweredTurns: listing.unansweredTurns };
+      };
+
+      const requesterOfTurn = (inner: GatewayContext, workflowId: string): Promise<string | undefined> => {
+        let requester = requesters.get(workflowId);
+        if (!requester) {
+          requester = withReadDeadline(inner.tollgate, inner.readTimeoutMs, () =>
+            requesterOf(inner.tollgate, workflowId),
+          ).catch(() => {
+            requesters.delete(workflowId);
+            return undefined;
+          });
+          if (requesters.size >= 5_000) requesters.delete(requesters.keys().next().value as string);
+          requesters.set(workflowId, requester);
+        }
+        return requester;
+      };
+
+      const limit = app.createRateLimit({
+        max: options.rateLimit?.max ?? 20,
+        timeWindow: options.rateLimit?.timeWindowMs ?? 60_000,
+        keyGenerator: (request) => `inbox-sign-in:${request.ip}`,
+      });
+
+      app.get(inboxAssetPaths.script, async (_request, reply) =>
+        inboxHeaders(reply).type('text/javascript; charset=utf-8').send(inboxScript),
+      );
+      app.get(inboxAssetPaths.style, async (_request, reply) =>
+        inboxHeaders(reply).type('text/css; charset=utf-8').send(inboxStyle),
+      );
+
+      // Pages: a person with a browser reads every answer, errors included.
+      await app.register(async (scope) => {
+        scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) =>
+          done(null, body),
+        );
+        scope.setErrorHandler((error: unknown, _request, reply) => {
+          const problem = toGatewayError(error);
+          if (problem.status >= 500) log.error({ err: error }, 'an inbox request failed');
+          return sendInboxPage(reply, inboxMessagePage(problem.status, problem.title, problem.detail));
+        });
+        const limited = async (request: FastifyRequest, reply: FastifyReply) => {
+          const result = await limit(request);
+          if (result.isAllowed || !result.isExceeded) return;
+          reply.header('retry-after', String(result.ttlInSeconds));
+          throw new GatewayError('rate-limited', `Too many requests; retry in ${result.ttlInSeconds} s.`);
+        };
+
+        scope.get(inboxPaths.page, async (request, reply) => {
+          const user = await userOf(request);
+          if (user === 'refused') return sendInboxPage(reply, notAllowedPage());
+          if (!user) return sendInboxPage(reply, signInPage({ emailSignIn }));
+          const { approvals, unansweredTurns } = await listFor(user.person);
+          return sendInboxPage(reply, inboxPage(user, approvals, unansweredTurns, new Date()));
+        });
+
+        scope.post(inboxPaths.signIn, { onRequest: limited }, async (request, reply) => {
+          if (originRefusal(request)) return sendInboxPage(reply, foreignFormPage());
+          const address = parseSignInForm(request.body);
+          if (!emailSignIn) return sendInboxPage(reply, signInPage({ emailSignIn }));
+          const found = inboxPersonOf(address, context.people, options.tokens);
+          const now = Date.now();
+          if (found && (lastMailed.get(found.address) ?? 0) + 60_000 <= now) {
+            lastMailed.set(found.address, now);
+            if (lastMailed.size > 10_000) lastMailed.delete(lastMailed.keys().next().value as string);
+            const token = issueInboxValue(
+              { purpose: 'inbox-sign-in', person: found.person, identity: `email:${found.address}` },
+              keys[0] as string,
+              { lifetimeMs: linkLifetimeMs },
+            );
+            const mail = signInMail(`${publicUrl}/inbox/sign-in/${token}`, new Date(now + linkLifetimeMs));
+            // Sent after answering: a known address must not take longer to answer than an unknown one.
+            void (options.mail as InboxMailer).transport
+              .sendMail({
+                from: (options.mail as InboxMailer).from,
+                to: found.address,
+                ...mail,
+                textEncoding: 'base64',
+              })
+              .catch((error: unknown) => log.error({ err: error }, 'an inbox sign-in mail could not be sent'));
+          }
+          return sendInboxPage(reply, signInSentPage());
+        });
+
+        // `silent`: the URL carries the link, which is a credential.
+        scope.get(inboxPaths.signInLink, { logLevel: 'silent', onRequest: limited }, async (request, reply) => {
+          const link = await verifyLink(request, log);
+          if (!link.ok) return sendInboxPage(reply, link.page);
+          return sendInboxPage(reply, confirmSignInPage(link.address));
+        });
+
+        scope.post(inboxPaths.signInLink, { logLevel: 'silent', onRequest: limited }, async (request, reply) => {
+          if (originRefusal(request)) return sendInboxPage(reply, foreignFormPage());
+          const link = await verifyLink(request, log);
+          if (!link.ok) return sendInboxPage(reply, link.page);
+          // Claimed in the shared store: of every gateway, one lets this link through, once.
+          if (!(await usedTokens.claim([`inbox-sign-in:${link.id}`], new Date(link.exp * 1000)))) {
+            return sendInboxPage(reply, usedLinkPage());
+          }
+          const session = issueInboxValue(
+            { purpose: 'inbox-session', person: link.person, identity: `email:${link.address}` },
+            keys[0] as string,
+            { lifetimeMs: sessionLifetimeMs },
+          );
+          const maxAge = Math.floor(sessionLifetimeMs / 1000);
+          return inboxHeaders(reply)
+            .header('set-cookie', cookieHeader(session, maxAge, secure || request.protocol === 'https'))
+            .redirect(inboxPaths.page, 303);
+        });
+
+        scope.post(inboxPaths.signOut, async (request, reply) => {
+          if (originRefusal(request)) return sendInboxPage(reply, foreignFormPage());
+          const user = await userOf(request);
+          // The cookie alone would survive a copy: the session itself is retired, for every gateway.
+          if (user && user !== 'refused' && user.session) {
+            await usedTokens.claim([`inbox-session:${user.session.id}`], new Date(user.session.exp * 1000));
+          }
+          return inboxHeaders(reply)
+            .header('set-cookie', cookieHeader('', 0, secure || request.protocol === 'https'))
+            .redirect(inboxPaths.page, 303);
+        });
+
+        async function verifyLink(
+          request: FastifyRequest,
+          logger: FastifyBaseLogger,
+        ): Promise<
+          | { ok: true; person: string; address: string; id: string; exp: number }
+          | { ok: false; page: ReturnType<typeof inboxMessagePage> }
+        > {
+          const verified = verifyInboxValue(
+            (request.params as Record<string, unknown>)['*'],
+            'inbox-sign-in',
+            keys,
+            new Date(),
+          );
+          if (!verified.ok) {
+            logger.warn({ reason: verified.reason }, 'refused an inbox sign-in link');
+            return verified.reason === 'expired'
+              ? { ok: false, page: inboxMessagePage(410, 'This link has expired', 'Ask for a new sign-in link.') }
+              : {
+                  ok: false,
+                  page: inboxMessagePage(
+                    400,
+                    'This link is not valid',
+                    'Check that the whole link was opened, or ask for a new one.',
+                  ),
+                };
+          }
+          const { claims } = verified;
+          if (await usedTokens.isUsed([`inbox-sign-in:${claims.id}`])) return { ok: false, page: usedLinkPage() };
+          const found = inboxPersonOf(claims.identity.replace(/^email:/, ''), context.people, options.tokens);
+          if (!found || found.person !== claims.person) return { ok: false, page: notAllowedPage() };
+          return { ok: true, person: found.person, address: found.address, id: claims.id, exp: claims.exp };
+        }
+      });
+
+      // What the page's script calls: JSON in and out, problem+json on error.
+      await app.register(async (scope) => {
+        const requireUser = async (request: FastifyRequest): Promise<InboxUser> => {
+          const user = await userOf(request);
+          if (user === 'refused') throw new GatewayError('forbidden', 'Your address may not decide approvals here.');
+          if (!user) throw new GatewayError('unauthorized', 'Sign in to the inbox first.');
+          return user;
+        };
+
+        scope.get(inboxPaths.approvals, async (request, reply) => {
+          inboxHeaders(reply);
+          const user = await requireUser(request);
+          const { approvals, unansweredTurns } = await listFor(user.person);
+          const now = new Date();
+          return {
+            approvals: approvals.map((approval) => ({
+              approvalId: approval.approvalId,
+              toolName: approval.toolName,
+              ...(approval.requester !== undefined && { requester: approval.requester }),
+              quorumText: quorumText(
+                approval.votes?.length ?? 0,
+                approval.quorum ?? 1,
+                approval.votes?.some((vote) => vote.approver === user.person) ?? false,
+              ),
+              html: approvalItemHtml(approval, user.person, now),
+            })),
+            ...(unansweredTurns > 0 && { unansweredText: unansweredText(unansweredTurns) }),
+          };
+        });
+
+        scope.post(inboxPaths.decision, async (request, reply) => {
+          inboxHeaders(reply);
+          const user = await requireUser(request);
+          const { approvalId } = parseInput(approvalParamsSchema, request.params, 'params');
+          const body = parseInput(inboxDecisionBodySchema, request.body, 'body');
+          const actor: DecisionActor = { person: user.person, identity: user.identity };
+          const decision: DecisionRequest = {
+            approvalId,
+            approved: body.approved,
+            ...(body.reason !== undefined && { reason: body.reason }),
+            ...(body.argumentsDigest !== undefined && { argumentsDigest: body.argumentsDigest }),
+          };
+          const refuse = async (refusal: GatewayError): Promise<never> => {
+            await context.decisions.recordRefusal(actor, 'inbox', decision, refusal);
+            throw refusal;
+          };
+          const origin = originRefusal(request);
+          if (origin)
+            await refuse(new GatewayError('forbidden', `The decision was posted from another site (${origin}).`));
+          const verdict = context.decisionLimiter.take(user.person);
+          if (!verdict.allowed) {
+            reply.header('retry-after', String(verdict.retryAfterSeconds));
+            await refuse(
+              new GatewayError(
+                'rate-limited',
+                `Too many decisions by you; try again in ${verdict.retryAfterSeconds} s.`,
+              ),
+            );
+          }
+          if (body.input !== undefined) {
+            if (!body.approved)
+              await refuse(new GatewayError('invalid-request', 'Edited arguments go with an approval, not a denial.'));
+            if (!(await mayEdit(context, approvalId, user.person))) {
+              await refuse(
+                new GatewayError(
+                  'forbidden',
+                  `"${user.person}" may not edit the arguments of approval "${approvalId}".`,
+                  { approvalId },
+                ),
+              );
+            }
+          }
+          // Edited arguments travel as `input`, the decision body's field for them; the decisions check and bind them.
+          const request_: DecisionRequest & { input?: unknown } = {
+            ...decision,
+            ...(body.input !== undefined && { input: body.input }),
+          };
+          const recorded = await context.decisions.decideOne(actor, request_, 'inbox');
+          return { approvalId, decision: recorded.decision, sentence: sentenceOf(recorded, user.person), recorded };
+        });
+      });
+    },
+  } as GatewayExtension;
+  return extension;
+}
+
+// Editing is for the people the approval's descriptor names as `editors`; a descriptor without the field names nobody.
+async function mayEdit(context: GatewayContext, approvalId: string, person: string): Promise<boolean> {
+  try {
+    const workflowId = await workflowIdOfApprovalId(context.tollgate, approvalId, context.readTimeoutMs);
+    const state = await readTurnState(context.tollgate, workflowId, context.readTimeoutMs);
+    const pending = state.pending.find((approval) => approval.approvalId === approvalId) as
+      { editors?: unknown } | undefined;
+    return Array.isArray(pending?.editors) && pending.editors.includes(person);
+  } catch {
+    // Unknown or unreadable: nobody is shown to be an editor, so nothing edited goes through unchecked.
+    return false;
+  }
+}
+
+/** A decision's outcome as a sentence for the person who made it. */
+export function sentenceOf(recorded: ToolApprovalAuditEntry, person: string): string {
+  const tool = recorded.toolName;
+  switch (recorded.decision) {
+    case 'expired':
+      return `${tool} expired at ${recorded.decidedAt}; the call was denied and your decision is not applied.`;
+    case 'awaiting-quorum': {
+      const needed = Math.max(0, (recorded.quorum ?? 1) - (recorded.votes?.length ?? 0));
+      return `Your approval of ${tool} is counted; ${needed} more needed.`;
+    }
+    default: {
+      const by = recorded.approver === person ? 'you' : (recorded.approver ?? 'an unnamed approver');
+      const reason = recorded.reason ? ` (reason: ${recorded.reason})` : '';
+      return `${tool} ${recorded.decision} by ${by}${reason}.`;
+    }
+  }
+}
+
+function parseSignInForm(body: unknown): string {
+  if (typeof body !== 'string') {
+    throw new GatewayError('unsupported-media-type', 'Send the form as application/x-www-form-urlencoded.');
+  }
+  const fields = new URLSearchParams(body);
+  const names = [...new Set(fields.keys())];
+  const emails = fields.getAll('email');
+  if (names.some((name) => name !== 'email') || emails.length !== 1 || (emails[0] as string).length > 320) {
+    throw new GatewayError('invalid-request', 'Send one field, email, with your address.');
+  }
+  return (emails[0] as string).trim();
+}
+
+function cookieOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (typeof header !== 'string') return undefined;
+  for (const part of header.split(';')) {
+    const [name, ...value] = part.trim().split('=');
+    if (name === cookieName) return value.join('=');
+  }
+  return undefined;
+}
+
+// HttpOnly: the page's script never reads it; SameSite=Lax: sent when a person follows an "Open in inbox" link,
+// never with another site's POST (which the origin check refuses anyway).
+function cookieHeader(value: string, maxAgeSeconds: number, secure: boolean): string {
+  return [
+    `${cookieName}=${value}`,
+    'Path=/inbox',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${maxAgeSeconds}`,
+    ...(secure ? ['Secure'] : []),
+  ].join('; ');
+}
+
+function usedLinkPage() {
+  return inboxMessagePage(410, 'This link has already been used', 'Each sign-in link works once; ask for a new one.');
+}
+
+function notAllowedPage() {
+  return inboxMessagePage(
+    403,
+    'Not allowed',
+    'Your address may not decide approvals here. Ask the operator to add you.',
+  );
+}
+
+function foreignFormPage() {
+  return inboxMessagePage(403, 'Refused', 'The form was posted from another site; open the inbox and try there.');
+}

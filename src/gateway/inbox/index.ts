@@ -1,0 +1,21 @@
+export { argumentSummary, type ArgumentLine } from './argument-summary';
+export {
+  inboxExtension,
+  inboxPaths,
+  isInboxExtension,
+  sentenceOf,
+  type InboxExtensionOptions,
+  type InboxMailer,
+} from './inbox-extension';
+export { inboxOptionsFromEnvironment, sessionKeysFromEnvironment, withInboxRoutes } from './inbox-from-environment';
+export { inboxPersonOf, type InboxPerson } from './inbox-person';
+export {
+  issueInboxValue,
+  minimumInboxKeyLength,
+  verifyInboxValue,
+  type InboxValueClaims,
+  type InboxValuePurpose,
+  type InboxValueRefusal,
+  type InboxValueVerification,
+} from './signed-inbox-value';
+export { parseTrustedProxies, type TrustedProxies } from './trusted-proxies';

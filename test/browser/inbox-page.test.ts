@@ -1,0 +1,165 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { startSmtpTestServer, type SmtpTestServer } from '../support/smtp-test-server';
+import { createTestEnvironment, uniqueMarker, waitForPending, type TestEnvironment } from '../support/test-environment';
+import { createTestTools } from '../support/test-tools';
+import { startInboxGateway, type InboxGateway } from '../gateway/inbox/inbox-fixture';
+
+/** Screenshots of what a person sees, kept for a look (they are not compared). */
+const lookFolder = path.resolve(__dirname, '../../.tollgate/browser-screens');
+const failureFolder = path.resolve(__dirname, '../../.tollgate/browser-failures');
+
+const { tools, runs } = createTestTools();
+let environment: TestEnvironment;
+let smtp: SmtpTestServer;
+let gateway: InboxGateway;
+let browser: Browser;
+
+beforeAll(async () => {
+  smtp = await startSmtpTestServer();
+  environment = await createTestEnvironment({ tools });
+  gateway = await startInboxGateway(environment.tollgate, { smtpUrl: smtp.url, trustedProxies: '127.0.0.1,::1' });
+  browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await gateway?.close();
+  await environment?.close();
+  await smtp?.close();
+});
+
+async function waitingTurn(pathName: string, requester = 'carol') {
+  const marker = uniqueMarker();
+  environment.model.scriptFor(
+    marker,
+    { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: pathName, reason: 'old drafts' } }] },
+    { text: 'done' },
+  );
+  const handle = await environment.tollgate.startTurn({
+    messages: [{ role: 'user', content: `${marker} delete ${pathName}` }],
+    requester,
+  });
+  const [approval] = await waitForPending(handle, 1);
+  return {
+    handle,
+    approvalId: approval!.approvalId,
+    runs: () => runs.filter((run) => run.toolCallId === `${marker}-1`),
+  };
+}
+
+/** The list item of one approval. */
+function itemOf(page: Page, approvalId: string) {
+  return page.locator(`li.approval[data-approval-id="${approvalId}"]`);
+}
+
+describe('the approver inbox in a browser', () => {
+  it('signs in by mail, shows an approval arriving live, and approves it by keyboard with labelled controls', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${gateway.url}/inbox`);
+      await page.getByLabel('Your email address').fill('ana@example.com');
+      await page.getByRole('button', { name: 'Send me a sign-in link' }).click();
+      await page.getByRole('heading', { name: 'Check your mail' }).waitFor();
+      const mail = await smtp.waitForMail((mail) => mail.to.includes('ana@example.com'));
+      const link = mail.links.find((candidate) => candidate.includes('/inbox/sign-in/'))!;
+      await page.goto(link);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('heading', { name: 'Approvals waiting for you' }).waitFor();
+      expect(await page.locator('section#stats').count()).toBe(1);
+
+      // An approval requested after the page loaded appears without a reload, and is announced.
+      const turn = await waitingTurn('drafts/old.txt');
+      const item = itemOf(page, turn.approvalId);
+      await item.waitFor({ timeout: 20_000 });
+      await page
+        .locator('#announcer')
+        .filter({ hasText: 'New approval: deleteFile requested by carol.' })
+        .waitFor({ timeout: 5_000 });
+      expect(await item.locator('.arguments').innerText()).toContain('drafts/old.txt');
+      expect(await item.locator('.facts').innerText()).toContain('carol');
+
+      // Every control names the tool.
+      await item.getByRole('button', { name: 'Approve deleteFile' }).waitFor();
+      await item.getByRole('button', { name: 'Deny deleteFile' }).waitFor();
+      await item.getByRole('checkbox', { name: /Select deleteFile \(requested by carol\)/ }).waitFor();
+      await item.getByRole('textbox', { name: /Reason for deleteFile/ }).waitFor();
+      await item.getByText('Raw arguments of deleteFile (JSON)').click();
+      expect(await item.locator('details pre').innerText()).toContain('"path": "drafts/old.txt"');
+      mkdirSync(lookFolder, { recursive: true });
+      await page.screenshot({ path: path.join(lookFolder, 'inbox-waiting.png'), fullPage: true });
+
+      // Keyboard only: type a reason, Tab to Approve, Enter.
+      await item.getByRole('textbox', { name: /Reason for deleteFile/ }).focus();
+      await page.keyboard.type('drafts are safe to delete');
+      await page.keyboard.press('Tab');
+      expect(await page.locator(':focus').textContent()).toBe('Approve deleteFile');
+      await page.keyboard.press('Enter');
+      await item.locator('.outcome').filter({ hasText: 'deleteFile approved by you' }).waitFor({ timeout: 20_000 });
+      expect(await item.getByRole('button').count()).toBe(0);
+      expect((await turn.handle.result()).audit).toEqual([
+        expect.objectContaining({ decision: 'approved', approver: 'ana', reason: 'drafts are safe to delete' }),
+      ]);
+      expect(turn.runs()).toHaveLength(1);
+      await page.screenshot({ path: path.join(lookFolder, 'inbox-approved.png'), fullPage: true });
+    } catch (error) {
+      mkdirSync(failureFolder, { recursive: true });
+      await page.screenshot({ path: path.join(failureFolder, 'inbox.png'), fullPage: true }).catch(() => undefined);
+      throw error;
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('approves several at once, and closes an approval decided elsewhere', async () => {
+    const page = await browser.newPage();
+    const first = await waitingTurn('a.txt');
+    const second = await waitingTurn('b.txt');
+    const elsewhere = await waitingTurn('c.txt');
+    try {
+      // Through the company's proxy this time: the test's own address is trusted.
+      await page.setExtraHTTPHeaders({ 'x-forwarded-email': 'bob@example.com' });
+      await page.goto(`${gateway.url}/inbox#${encodeURIComponent(elsewhere.approvalId)}`);
+      await page.getByRole('heading', { name: 'Approvals waiting for you' }).waitFor();
+      for (const turn of [first, second, elsewhere]) await itemOf(page, turn.approvalId).waitFor({ timeout: 20_000 });
+      // The "Open in inbox" target is highlighted.
+      expect(await itemOf(page, elsewhere.approvalId).getAttribute('class')).toContain('highlight');
+
+      await itemOf(page, first.approvalId).getByRole('checkbox').focus();
+      await page.keyboard.press('Space');
+      await itemOf(page, second.approvalId).getByRole('checkbox').check();
+      await page.getByRole('button', { name: 'Approve selected (2)' }).click();
+      for (const turn of [first, second]) {
+        await itemOf(page, turn.approvalId)
+          .locator('.outcome')
+          .filter({ hasText: 'approved by you' })
+          .waitFor({ timeout: 20_000 });
+      }
+
+      // Denied by someone else through another channel: its buttons go.
+      await environment.tollgate.decide(elsewhere.approvalId, { approved: false, approver: 'eve', reason: 'no' });
+      await itemOf(page, elsewhere.approvalId)
+        .locator('.outcome')
+        .filter({ hasText: 'No longer waiting' })
+        .waitFor({ timeout: 20_000 });
+      expect(await itemOf(page, elsewhere.approvalId).getByRole('button').count()).toBe(0);
+      await page.screenshot({ path: path.join(lookFolder, 'inbox-several.png'), fullPage: true });
+      for (const turn of [first, second]) {
+        expect((await turn.handle.result()).audit).toEqual([
+          expect.objectContaining({ decision: 'approved', approver: 'bob' }),
+        ]);
+      }
+    } catch (error) {
+      mkdirSync(failureFolder, { recursive: true });
+      await page
+        .screenshot({ path: path.join(failureFolder, 'inbox-several.png'), fullPage: true })
+        .catch(() => undefined);
+      throw error;
+    } finally {
+      await page.close();
+    }
+  });
+});
