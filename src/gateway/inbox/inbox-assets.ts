@@ -208,6 +208,17 @@ export const inboxScript = `'use strict';
     });
   });
 
+  // The statistics chart (last 7 days), for those who may read it: drawn by the gateway, escaped there.
+  var stats = document.getElementById('stats');
+  if (stats && stats.getAttribute('data-src')) {
+    fetch(stats.getAttribute('data-src'), { credentials: 'same-origin', headers: { accept: 'application/json' } }).then(function (response) {
+      return response.ok ? response.json() : undefined;
+    }).then(function (body) {
+      if (!body || typeof body.svg !== 'string') return;
+      stats.innerHTML = '<h2>Last 7 days</h2>' + body.svg + (body.truncated ? '<p class="hint">Counted from the newest turns only.</p>' : '');
+    }).catch(function () { /* the list matters more than the chart */ });
+  }
+
   // New approvals come in from the listing; ones that left it were decided or expired elsewhere.
   function poll() {
     return fetch('/inbox/approvals', { credentials: 'same-origin', headers: { accept: 'application/json' } }).then(function (response) {

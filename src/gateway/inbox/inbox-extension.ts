@@ -15,6 +15,8 @@ import { GatewayError } from '../http/gateway-error';
 import { approvalParamsSchema } from '../http/gateway-schemas';
 import { parseInput } from '../http/parse-input';
 import { toGatewayError } from '../http/to-gateway-error';
+import { renderApprovalStatsChart } from '../stats/approval-stats-chart';
+import { computeApprovalStats, defaultStatsTurnLimit, defaultStatsWindowMs } from '../stats/compute-approval-stats';
 import { listPendingApprovals } from '../turns/list-pending-approvals';
 import { readTurnState, withReadDeadline, workflowIdOfApprovalId } from '../turns/turn-reads';
 import { inboxAssetPaths, inboxScript, inboxStyle } from './inbox-assets';
@@ -44,6 +46,7 @@ export const inboxPaths = {
   signInLink: '/inbox/sign-in/*',
   signOut: '/inbox/sign-out',
   approvals: '/inbox/approvals',
+  stats: '/inbox/stats',
   decision: '/inbox/approvals/:approvalId/decision',
 } as const;
 
@@ -140,6 +143,7 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
       inboxPaths.signIn,
       inboxPaths.signInLink,
       inboxPaths.signOut,
+      inboxPaths.stats,
       inboxPaths.approvals,
       inboxPaths.decision,
     ],
@@ -176,6 +180,9 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
           session: { id: claims.id, exp: claims.exp },
         };
       };
+
+      const mayReadStats = (person: string) =>
+        options.tokens.entries.some((entry) => entry.identity === person && entry.scopes.includes('audit:read'));
 
       const listFor = async (person: string): Promise<{ approvals: InboxApproval[]; unansweredTurns: number }> => {
         const caller: Caller = { person, scopes: new Set(['approvals:decide']) };
@@ -244,7 +251,12 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
           if (user === 'refused') return sendInboxPage(reply, notAllowedPage());
           if (!user) return sendInboxPage(reply, signInPage({ emailSignIn }));
           const { approvals, unansweredTurns } = await listFor(user.person);
-          return sendInboxPage(reply, inboxPage(user, approvals, unansweredTurns, new Date()));
+          return sendInboxPage(
+            reply,
+            inboxPage(user, approvals, unansweredTurns, new Date(), {
+              ...(mayReadStats(user.person) && { statsUrl: inboxPaths.stats }),
+            }),
+          );
         });
 
         scope.post(inboxPaths.signIn, { onRequest: limited }, async (request, reply) => {
@@ -355,6 +367,22 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
           if (!user) throw new GatewayError('unauthorized', 'Sign in to the inbox first.');
           return user;
         };
+
+        // The chart of the last 7 days, for those whose tokens may read the audit (the right of GET /v1/approvals/stats).
+        scope.get(inboxPaths.stats, async (request, reply) => {
+          inboxHeaders(reply);
+          const user = await requireUser(request);
+          if (!mayReadStats(user.person)) {
+            throw new GatewayError('forbidden', 'Approval statistics need a token with audit:read.');
+          }
+          const until = new Date();
+          const stats = await computeApprovalStats(context, {
+            since: new Date(until.getTime() - defaultStatsWindowMs),
+            until,
+            maxTurns: defaultStatsTurnLimit,
+          });
+          return { svg: renderApprovalStatsChart(stats, { idPrefix: 'inbox-stats' }), truncated: stats.truncated };
+        });
 
         scope.get(inboxPaths.approvals, async (request, reply) => {
           inboxHeaders(reply);

@@ -111,6 +111,8 @@ export function inboxPage(
   approvals: readonly InboxApproval[],
   unansweredTurns: number,
   now: Date,
+  /** Where the page's script fetches the statistics chart from, for a viewer who may read them. */
+  options: { statsUrl?: string } = {},
 ): InboxPage {
   const signOut =
     viewer.via === 'link'
@@ -122,7 +124,7 @@ export function inboxPage(
       'Approval inbox',
       `<header class="top"><h1>Approvals waiting for you</h1>
 <p class="who">Signed in as <strong>${escapeHtml(viewer.person)}</strong> (${escapeHtml(viewer.address)})</p>${signOut}</header>
-<section id="stats" aria-label="Approval statistics"></section>
+<section id="stats" aria-label="Approval statistics"${options.statsUrl ? ` data-src="${escapeHtml(options.statsUrl)}"` : ' hidden'}></section>
 <div class="toolbar">
 <button type="button" id="approve-selected" disabled>Approve selected</button>
 <span id="selection-count" aria-live="polite"></span>

@@ -5,14 +5,12 @@ import { requireScope } from '../auth/authenticate';
 import type { GatewayContext } from '../gateway-context';
 import { GatewayError } from '../http/gateway-error';
 import { parseInput } from '../http/parse-input';
-import { aggregateApprovalStats } from '../stats/approval-stats';
-import { readApprovalHistory } from '../stats/read-approval-history';
-
-/** The window when `since` is not given. */
-export const defaultStatsWindowMs = 7 * 86_400_000;
-/** Turns one answer reads when `limit` is not given, and the most it may ask for. */
-export const defaultStatsTurnLimit = 200;
-export const maximumStatsTurnLimit = 1000;
+import {
+  computeApprovalStats,
+  defaultStatsTurnLimit,
+  defaultStatsWindowMs,
+  maximumStatsTurnLimit,
+} from '../stats/compute-approval-stats';
 
 /** `GET /v1/approvals/stats` query. */
 export const approvalStatsQuerySchema = z.strictObject({
@@ -50,15 +48,7 @@ export function registerApprovalStatsRoutes(app: FastifyInstance, context: Gatew
         errors: [{ field: 'query.limit', message: `between 1 and ${maximumStatsTurnLimit}` }],
       });
     }
-    const [history, attempts] = await Promise.all([
-      readApprovalHistory(context.tollgate, since, {
-        maxTurns: limit,
-        ...(context.listing.concurrency !== undefined && { concurrency: context.listing.concurrency }),
-        ...(context.listing.perTurnTimeoutMs !== undefined && { perTurnTimeoutMs: context.listing.perTurnTimeoutMs }),
-      }),
-      context.audit.read(),
-    ]);
-    return aggregateApprovalStats({ since, until, attempts, ...history });
+    return computeApprovalStats(context, { since, until, maxTurns: limit });
   });
 }
 

@@ -7,19 +7,24 @@ import type { TollgateClient } from '../../../src/client';
 import { createGateway, DecisionAudit } from '../../../src/gateway';
 import { SharedUsedTokenStore } from '../../../src/gateway/email';
 import { inboxExtension, type InboxExtensionOptions } from '../../../src/gateway/inbox';
-import { PersonDirectory } from '../../../src/identity';
+import { digestToken, PersonDirectory } from '../../../src/identity';
+import { ApproverTokens } from '../../../src/gateway/auth/approver-tokens';
 import { FolderSharedRecords } from '../../../src/store/shared-records';
 import { testTokenGrants } from '../gateway-fixture';
 
 /** The key the inbox tests sign sessions with. */
 export const testInboxKey = 'inbox-test-session-key-0123456789abcdef0123';
 
-/** People of the inbox tests: ana, bob and eve decide (their tokens hold approvals:decide); the auditor does not. */
+/**
+ * People of the inbox tests: ana, bob and eve decide (their tokens hold approvals:decide); the auditor does not; the
+ * lead decides and reads the audit, so their inbox shows the statistics chart.
+ */
 export const inboxPeople = PersonDirectory.fromList([
   { id: 'ana', email: ['ana@example.com'] },
   { id: 'bob', email: ['bob@example.com'] },
   { id: 'eve', email: ['eve@example.com'] },
   { id: 'auditor', email: ['auditor@example.com'] },
+  { id: 'lead', email: ['lead@example.com'] },
 ]);
 
 /** A fresh shared store location, as several gateways naming one store would share. */
@@ -76,7 +81,14 @@ export async function startInboxGateway(
 ): Promise<InboxGateway> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const tokens = testTokenGrants();
+  const tokens = ApproverTokens.fromGrants([
+    ...testTokenGrants().entries,
+    {
+      digest: digestToken('lead-token-0123456789abcdef'),
+      identity: 'lead',
+      scopes: ['approvals:decide', 'audit:read'],
+    },
+  ]);
   const audit = new DecisionAudit();
   const { smtpUrl, port: _port, ...inbox } = options;
   const app = await createGateway({

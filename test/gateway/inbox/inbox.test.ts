@@ -106,6 +106,16 @@ describe('the approver inbox', () => {
     expect(page.text).toContain('Approve deleteFile');
     expect(page.text).not.toContain(forBob.approvalId);
 
+    // The statistics chart is for those who may read the audit too: not ana, the lead.
+    expect(page.text).toMatch(/<section id="stats"[^>]* hidden>/);
+    expect((await first.request('GET', '/inbox/stats', { forwardedEmail: 'ana@example.com' })).status).toBe(403);
+    const leadPage = await first.request('GET', '/inbox', { forwardedEmail: 'lead@example.com' });
+    expect(leadPage.text).toContain('<section id="stats" aria-label="Approval statistics" data-src="/inbox/stats">');
+    const chart = await first.request('GET', '/inbox/stats', { forwardedEmail: 'lead@example.com' });
+    expect(chart.status).toBe(200);
+    expect(chart.body.svg).toMatch(/^<svg[^>]*role="img"/);
+    expect(chart.body.svg).toContain('deleteFile');
+
     // Someone in the identity map whose tokens decide nothing is not let in.
     const auditor = await first.request('GET', '/inbox/approvals', { forwardedEmail: 'auditor@example.com' });
     expect(auditor.status).toBe(403);
