@@ -63,7 +63,7 @@ function main(): void {
     const busy = [...totals].filter(([group]) => group !== '(idle)' && group !== '(program)');
     const sum = busy.reduce((total, [, ms]) => total + ms, 0);
     console.log(`\n${path.basename(file)}: ${sum.toFixed(0)} ms busy (idle and "(program)" left out)`);
-    for (const [group, ms] of busy.sort((first, second) => second[1] - first[1]).slice(0, 15)) {
+    for (const [group, ms] of busy.sort((first, second) => second[1] - first[1]).slice(0, 30)) {
       console.log(`  ${((ms / sum) * 100).toFixed(1).padStart(5)}%  ${ms.toFixed(0).padStart(7)} ms  ${group}`);
     }
   }
