@@ -29,13 +29,26 @@ export function waitPhasesOf(events: readonly HistoryEvent[]): WaitPhases {
   if (!first) return phases;
   const started = millisecondsOf(first);
   const byId = new Map(events.map((event) => [String(event.eventId), event]));
-  for (const event of events) {
-    if (event.workflowExecutionSignaledEventAttributes || event.workflowExecutionUpdateAcceptedEventAttributes) break;
+  // The last workflow task counted, so that the one an update arrived in can be taken back.
+  let lastTask: { ms: number; untilWaitingMs: number } | undefined;
+  for (const [index, event] of events.entries()) {
+    if (event.workflowExecutionSignaledEventAttributes) break;
+    if (event.workflowExecutionUpdateAcceptedEventAttributes) {
+      // An update is accepted by a workflow task of its own, completed just before: that task is the decision's.
+      if (lastTask && events[index - 1]?.workflowTaskCompletedEventAttributes) {
+        phases.workflowTasks--;
+        phases.workflowTaskMs -= lastTask.ms;
+        phases.untilWaitingMs = lastTask.untilWaitingMs;
+      }
+      break;
+    }
     const taskDone = event.workflowTaskCompletedEventAttributes;
     if (taskDone) {
       const scheduled = byId.get(String(taskDone.scheduledEventId));
+      const ms = scheduled ? millisecondsOf(event) - millisecondsOf(scheduled) : 0;
+      lastTask = { ms, untilWaitingMs: phases.untilWaitingMs };
       phases.workflowTasks++;
-      if (scheduled) phases.workflowTaskMs += millisecondsOf(event) - millisecondsOf(scheduled);
+      phases.workflowTaskMs += ms;
       phases.untilWaitingMs = millisecondsOf(event) - started;
     }
     const activityDone = event.activityTaskCompletedEventAttributes;

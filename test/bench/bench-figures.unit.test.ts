@@ -34,9 +34,12 @@ describe('waitPhasesOf', () => {
       { eventId: 6, eventTime: at(32), activityTaskCompletedEventAttributes: { scheduledEventId: 5 } },
       { eventId: 7, eventTime: at(33), workflowTaskScheduledEventAttributes: {} },
       { eventId: 8, eventTime: at(45), workflowTaskCompletedEventAttributes: { scheduledEventId: 7 } },
-      { eventId: 9, eventTime: at(900), workflowExecutionUpdateAcceptedEventAttributes: {} },
-      { eventId: 10, eventTime: at(901), workflowTaskScheduledEventAttributes: {} },
-      { eventId: 11, eventTime: at(910), workflowTaskCompletedEventAttributes: { scheduledEventId: 10 } },
+      // The decision by update: its own workflow task accepts it; that task is not part of the wait.
+      { eventId: 9, eventTime: at(900), workflowTaskScheduledEventAttributes: {} },
+      { eventId: 10, eventTime: at(901), workflowTaskStartedEventAttributes: {} },
+      { eventId: 11, eventTime: at(910), workflowTaskCompletedEventAttributes: { scheduledEventId: 9 } },
+      { eventId: 12, eventTime: at(910), workflowExecutionUpdateAcceptedEventAttributes: {} },
+      { eventId: 13, eventTime: at(911), workflowTaskScheduledEventAttributes: {} },
     ];
     expect(waitPhasesOf(events as unknown as Parameters<typeof waitPhasesOf>[0])).toEqual({
       untilWaitingMs: 45,
@@ -44,6 +47,22 @@ describe('waitPhasesOf', () => {
       workflowTaskMs: 14 + 12,
       activities: 1,
       activityMs: 17,
+    });
+  });
+
+  it('stops at a signal, counting every task before it', () => {
+    const events = [
+      { eventId: 1, eventTime: at(0), workflowExecutionStartedEventAttributes: {} },
+      { eventId: 2, eventTime: at(2), workflowTaskScheduledEventAttributes: {} },
+      { eventId: 3, eventTime: at(20), workflowTaskCompletedEventAttributes: { scheduledEventId: 2 } },
+      { eventId: 4, eventTime: at(500), workflowExecutionSignaledEventAttributes: {} },
+      { eventId: 5, eventTime: at(501), workflowTaskScheduledEventAttributes: {} },
+      { eventId: 6, eventTime: at(510), workflowTaskCompletedEventAttributes: { scheduledEventId: 5 } },
+    ];
+    expect(waitPhasesOf(events as unknown as Parameters<typeof waitPhasesOf>[0])).toMatchObject({
+      untilWaitingMs: 20,
+      workflowTasks: 1,
+      workflowTaskMs: 18,
     });
   });
 
