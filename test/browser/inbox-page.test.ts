@@ -147,6 +147,17 @@ describe('the approver inbox in a browser', () => {
         .waitFor({ timeout: 20_000 });
       expect(await itemOf(page, elsewhere.approvalId).getByRole('button').count()).toBe(0);
       await page.screenshot({ path: path.join(lookFolder, 'inbox-several.png'), fullPage: true });
+
+      // The lead may read the audit too: their inbox draws the last 7 days, these decisions included.
+      await page.setExtraHTTPHeaders({ 'x-forwarded-email': 'lead@example.com' });
+      await page.goto(`${gateway.url}/inbox`);
+      const chart = page.locator('#stats svg[role="img"]');
+      await chart.waitFor({ timeout: 20_000 });
+      expect(await page.getByRole('heading', { name: 'Last 7 days' }).count()).toBe(1);
+      expect(await chart.locator('title').first().textContent()).toBe('Approvals per tool, last 7 days');
+      expect(await chart.locator('title').allTextContents()).toContain('deleteFile: 3 approved');
+      expect(await chart.textContent()).toContain('deleteFile');
+      await page.screenshot({ path: path.join(lookFolder, 'inbox-stats.png'), fullPage: true });
       for (const turn of [first, second]) {
         expect((await turn.handle.result()).audit).toEqual([
           expect.objectContaining({ decision: 'approved', approver: 'bob' }),
