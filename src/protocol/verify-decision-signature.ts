@@ -58,7 +58,7 @@ export function verifyBoundDecision(
   if (!verifies(signature.value, payload, publicKey)) {
     return {
       valid: false,
-      why: 'its signature does not verify: it was made for another turn, approval, tool, arguments or edited input, or changed after signing',
+      why: 'its signature does not verify: it was made for another turn, approval, tool or arguments, or changed after signing (edited input included)',
     };
   }
   const signedAt = Date.parse(signature.signedAt);
