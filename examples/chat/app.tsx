@@ -188,6 +188,14 @@ function ToolCall({
                 : 'Denied.'}
         </div>
       )}
+      {tollgate?.editedInput !== undefined && part.state !== 'approval-responded' && (
+        <div className="note" data-testid="edited">
+          Approved with edited arguments{tollgate.editedBy ? ` by ${tollgate.editedBy}` : ''}:{' '}
+          {argumentSummary(tollgate.editedInput)
+            .map(({ name, value }) => `${name} ${value}`)
+            .join(', ')}
+        </div>
+      )}
       {part.state === 'output-available' && <pre data-testid="output">{JSON.stringify(part.output, null, 2)}</pre>}
       {part.state === 'output-error' && <pre className="error">{part.errorText}</pre>}
       {part.state === 'output-denied' && (

@@ -407,6 +407,7 @@ describe('the example chat page in a browser', () => {
       expect(output).toContain('changed the arguments of this call');
       expect(output).toContain('deployed api');
       await page.getByText('Deployed, with your change.').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('edited').textContent()).toBe('Approved with edited arguments by ana: service api');
       await keepScreenshot(page, 'approval-card-edited');
       // Other tools offer no Edit: the operator named editors for deploy only.
     });
