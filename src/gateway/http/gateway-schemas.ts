@@ -69,12 +69,15 @@ export type DecisionBody = z.infer<typeof decisionBodySchema>;
 export const batchDecisionBodySchema = z.strictObject({
   responses: z
     .array(
-      z.strictObject({
-        approvalId: approvalIdSchema,
-        approved: z.boolean(),
-        reason: reasonSchema,
-        argumentsDigest: argumentsDigestSchema,
-      }),
+      z
+        .strictObject({
+          approvalId: approvalIdSchema,
+          approved: z.boolean(),
+          reason: reasonSchema,
+          argumentsDigest: argumentsDigestSchema,
+          input: editedInputSchema,
+        })
+        .refine((response) => response.input === undefined || response.approved, inputOnlyWhenApproved),
     )
     .min(1)
     .max(100),

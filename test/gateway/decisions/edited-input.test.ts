@@ -188,6 +188,28 @@ describe.each([
     await stillPending(setup, approvalId);
   });
 
+  it('takes an edit in a batch of decisions on one turn too', async () => {
+    const { marker, workflowId, approvalId } = await waitingTurn(setup);
+    const decided = await setup.gateway.call('POST', `/v1/turns/${workflowId}/decisions`, {
+      body: { responses: [{ approvalId, approved: true, input: { path: 'batch.txt' } }] },
+    });
+    expect(decided.status).toBe(200);
+    expect(decided.body.decisions).toEqual([expect.objectContaining({ editedInput: { path: 'batch.txt' } })]);
+    await finished(setup, workflowId);
+    expect(setup.runs.filter((run) => run.toolCallId === `${marker}-1`).map((run) => run.input)).toEqual([
+      { path: 'batch.txt' },
+    ]);
+    // The same edit again changes nothing; other arguments are a conflict: the first decision wins.
+    const again = await setup.gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+      body: { approved: true, input: { path: 'batch.txt' } },
+    });
+    expect(again.status).toBe(200);
+    const other = await setup.gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+      body: { approved: true, input: { path: 'elsewhere.txt' } },
+    });
+    expectProblem(other, 409, 'conflict');
+  });
+
   it('refuses a decision whose edited input was changed after it was signed', async () => {
     const { marker, workflowId, approval, approvalId } = await waitingTurn(setup);
     const keys = (setup as Setup & { keys?: ReturnType<typeof generateDecisionKeyPair> }).keys;
