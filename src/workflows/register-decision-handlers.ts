@@ -143,7 +143,9 @@ async function checkEditedInputs(
 
 /** The decisions of an update, or a rejection that says what is wrong. */
 function readBatch(request: unknown, acceptsInput = false): ToolApprovalDecision[] {
-  const inspection = inspectPayload(request, acceptsInput ? editedDecisionBatchPayloadLimits : decisionBatchPayloadLimits);
+  // Decisions stay as small and shallow as ever; only an editor's input (revision 7) may be as deep as tool input.
+  let inspection = inspectPayload(acceptsInput ? withoutInputs(request) : request, decisionBatchPayloadLimits);
+  if (inspection.bounded && acceptsInput) inspection = inspectPayload(request, editedDecisionBatchPayloadLimits);
   if (!inspection.bounded) {
     throw ApplicationFailure.nonRetryable(
       `Invalid respondToToolApprovals input: ${inspection.reason}.`,
@@ -168,4 +170,18 @@ function readBatch(request: unknown, acceptsInput = false): ToolApprovalDecision
     }
     return decision;
   });
+}
+
+/** The request with each decision's `input` blanked, read without walking what a sender wrote. */
+function withoutInputs(request: unknown): unknown {
+  const responses = (request as { responses?: unknown } | null)?.responses;
+  if (!Array.isArray(responses) || responses.length > maxDecisionsPerUpdate) return request;
+  return {
+    ...(request as object),
+    responses: responses.map((response: unknown) =>
+      typeof response === 'object' && response !== null && !Array.isArray(response) && 'input' in response
+        ? { ...response, input: null }
+        : response,
+    ),
+  };
 }
