@@ -2,6 +2,7 @@ import { TollgateClient } from '../../../src/client';
 import { generateDecisionKeyPair, parseDecisionPrivateKey } from '../../../src/gateway/decisions/decision-signing-key';
 import { signDecision } from '../../../src/gateway/decisions/sign-decision';
 import { modelMessageSchema } from '../../../src/protocol';
+import { agentTurnEventsQuery } from '../../../src/workflows/definitions';
 import type { ModelMessage, ToolApprovalDecision, ToolResultPart } from '../../../src/protocol';
 import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../../support/test-environment';
 import { createTestTools, type ToolRun } from '../../support/test-tools';
@@ -143,6 +144,15 @@ describe.each([
     expect(setup.gateway.audit.list({ approvalId })).toEqual([
       expect.objectContaining({ approver: 'ana', outcome: 'recorded', editedInput: { path: 'drafts/notes.txt' } }),
     ]);
+    // The turn's events say who changed the input, to what.
+    const events = await setup.environment.tollgate.turn(workflowId).query(agentTurnEventsQuery);
+    expect(events).toContainEqual(
+      expect.objectContaining({
+        type: 'approval-decided',
+        approvalId,
+        detail: 'approved with input edited by ana: {"path":"drafts/notes.txt"}',
+      }),
+    );
     if (signed) {
       const sent = setup.forwarded.find((decision) => decision.approvalId === approvalId);
       expect(sent).toMatchObject({ input: { path: 'drafts/notes.txt' }, signature: expect.any(Object) });
