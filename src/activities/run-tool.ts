@@ -15,7 +15,9 @@ export async function runTool(
   const { edit, ...execute } = call;
   const ran = capToolOutput(await executeTool(execute));
   // The model's tool-call stays as it sent it; its result says what ran instead (docs/editing-arguments.md).
-  const output = edit ? withEditedInputNote(ran, editedInputNote({ editedBy: edit.editedBy, editedInput: call.input })) : ran;
+  const output = edit
+    ? withEditedInputNote(ran, editedInputNote({ editedBy: edit.editedBy, editedInput: call.input }))
+    : ran;
   // The stub names this turn: its output is read through the turn that produced it.
   return storeLargeOutput(
     store,

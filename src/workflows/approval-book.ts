@@ -182,7 +182,8 @@ export class ApprovalBook {
         };
       }
       const sameInput = editedInputDigestOf({ input: recorded.editedInput }) === editedInputDigestOf(decision);
-      if ((recorded.decision === 'approved') === decision.approved && sameInput) return { accepted: true, repeat: true };
+      if ((recorded.decision === 'approved') === decision.approved && sameInput)
+        return { accepted: true, repeat: true };
       if (decision.approved && recorded.decision === 'approved') {
         return {
           accepted: false,
