@@ -248,6 +248,9 @@ export class ApprovalBook {
     const rights = this.rights.get(decision.approvalId);
     if (!rights) return undefined;
     const who = decision.approver;
+    // Rules that only name editors (revision 7) restrict nobody's plain decision; editRefusal judges an edit.
+    const onlyEditors = !rights.approvers && rights.allowSelfApproval && rights.quorum <= 1;
+    if (who === undefined && onlyEditors) return undefined;
     if (who === undefined) {
       return `Approval "${decision.approvalId}" has approver rules; a decision must name its approver.`;
     }

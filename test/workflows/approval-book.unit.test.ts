@@ -136,6 +136,11 @@ describe('ApprovalBook', () => {
       });
     });
 
+    it('still takes a plain decision that names no approver where the rules only name editors', () => {
+      const turn = editing('turn-e', 'e.5');
+      expect(turn.check({ approvalId: 'e.5', approved: true }, 'update')).toEqual({ accepted: true, repeat: false });
+    });
+
     it('ignores edited input sent by signal: only the update checks it against the tool first', () => {
       const turn = editing('turn-e', 'e.4');
       turn.receiveSignal(edit('e.4', 'ana', { path: 'b.txt' }), new Date());
