@@ -33,7 +33,7 @@ function ToolCall({
   othersWaiting,
 }: {
   part: Part;
-  decide: (id: string, approved: boolean, reason?: string) => void;
+  decide: (id: string, approved: boolean, reason?: string, input?: unknown) => void;
   /**
    * A response is streaming in. After a reload that is the waiting turn's message coming back, which replaces
    * the part: a decision clicked meanwhile would be overwritten, so the buttons wait for the stream to end.
@@ -46,6 +46,10 @@ function ToolCall({
 }) {
   const [reason, setReason] = useState('');
   const reasonId = useId();
+  /** The arguments as the editor is changing them (JSON text), while the edit box is open. */
+  const [editing, setEditing] = useState<string>();
+  const [editProblem, setEditProblem] = useState<string>();
+  const editId = useId();
   if (!isToolUIPart(part)) return null;
   const tool = getToolName(part);
   const approval = 'approval' in part ? part.approval : undefined;
@@ -54,7 +58,23 @@ function ToolCall({
   // Named by tool and first argument, so two calls of one tool have buttons a screen reader tells apart.
   const first = argumentSummary(part.input)[0];
   const call = first ? `${tool} (${first.name}: ${first.value.slice(0, 60)})` : tool;
-  const descriptor = (approval as { descriptor?: { expiresAt?: string } } | undefined)?.descriptor;
+  const descriptor = (approval as { descriptor?: { expiresAt?: string; editors?: string[] } } | undefined)?.descriptor;
+  const tollgate = (part as { callProviderMetadata?: { tollgate?: { editedInput?: unknown; editedBy?: string } } })
+    .callProviderMetadata?.tollgate;
+  // The operator named who may edit; the gateway checks that this user is one of them.
+  const mayEdit = (descriptor?.editors?.length ?? 0) > 0;
+  const approveEdited = (id: string) => {
+    let input: unknown;
+    try {
+      input = JSON.parse(editing ?? '');
+    } catch (problem) {
+      setEditProblem(`The arguments are not JSON: ${(problem as Error).message}`);
+      return;
+    }
+    setEditProblem(undefined);
+    setEditing(undefined);
+    decide(id, true, reason || undefined, input);
+  };
   return (
     <section
       className={`tool tool-${part.state}`}
@@ -105,17 +125,75 @@ function ToolCall({
           >
             Deny
           </button>
+          {mayEdit && editing === undefined && (
+            <button
+              data-testid="edit"
+              disabled={busy}
+              aria-label={`Edit the arguments of ${call}`}
+              onClick={() => setEditing(JSON.stringify(part.input ?? {}, null, 2))}
+            >
+              Edit
+            </button>
+          )}
+          {editing !== undefined && (
+            <div
+              className="edit"
+              data-testid="edit-box"
+              style={{ flexBasis: '100%', display: 'flex', flexDirection: 'column', gap: '.3rem' }}
+            >
+              <label htmlFor={editId}>Arguments {tool} runs with if you approve (JSON)</label>
+              <textarea
+                id={editId}
+                data-testid="edit-input"
+                rows={6}
+                value={editing}
+                style={{ width: '100%', boxSizing: 'border-box', fontFamily: 'monospace' }}
+                onChange={(event) => {
+                  setEditing(event.target.value);
+                  setEditProblem(undefined);
+                }}
+              />
+              {editProblem && (
+                <p className="error" role="alert" data-testid="edit-problem">
+                  {editProblem}
+                </p>
+              )}
+              <div style={{ display: 'flex', gap: '.4rem' }}>
+                <button
+                  data-testid="approve-edited"
+                  disabled={busy}
+                  aria-label={`Approve ${tool} with the edited arguments`}
+                  onClick={() => approveEdited(approval.id)}
+                >
+                  Approve with these arguments
+                </button>
+                <button data-testid="cancel-edit" onClick={() => setEditing(undefined)}>
+                  Cancel
+                </button>
+              </div>
+            </div>
+          )}
         </div>
       )}
       {part.state === 'approval-responded' && (
         <div className="note" data-testid="decided">
           {approval && unsent.has(approval.id)
             ? 'Sending your decision…'
-            : approval?.approved
-              ? othersWaiting
-                ? 'Approved; it runs once the other waiting calls are decided.'
-                : 'Approved; running…'
-              : 'Denied.'}
+            : approval?.approved && tollgate?.editedInput !== undefined
+              ? `Approved with edited arguments ${JSON.stringify(tollgate.editedInput)}${othersWaiting ? '; it runs once the other waiting calls are decided.' : '; running…'}`
+              : approval?.approved
+                ? othersWaiting
+                  ? 'Approved; it runs once the other waiting calls are decided.'
+                  : 'Approved; running…'
+                : 'Denied.'}
+        </div>
+      )}
+      {tollgate?.editedInput !== undefined && part.state !== 'approval-responded' && (
+        <div className="note" data-testid="edited">
+          Approved with edited arguments{tollgate.editedBy ? ` by ${tollgate.editedBy}` : ''}:{' '}
+          {argumentSummary(tollgate.editedInput)
+            .map(({ name, value }) => `${name} ${value}`)
+            .join(', ')}
         </div>
       )}
       {part.state === 'output-available' && <pre data-testid="output">{JSON.stringify(part.output, null, 2)}</pre>}
@@ -233,8 +311,26 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
   const lastAssistant = messages.findLast((message) => message.role === 'assistant');
   const waiting = waitingApprovals(lastAssistant);
   const blocked = waiting.length > 0 || busy;
-  const decide = (id: string, approved: boolean, reason?: string) => {
+  const decide = (id: string, approved: boolean, reason?: string, input?: unknown) => {
     unsent.current.add(id);
+    if (input !== undefined) {
+      // useChat's approval response has no field for changed arguments: they ride in the call's metadata, which the
+      // decision keeps when it is sent (the gateway checks the right to edit and the tool's schema).
+      setMessages((all) =>
+        all.map((message) => ({
+          ...message,
+          parts: message.parts.map((part) => {
+            if (!isToolUIPart(part) || !('approval' in part) || part.approval?.id !== id) return part;
+            const metadata = (part as { callProviderMetadata?: Record<string, Record<string, unknown>> })
+              .callProviderMetadata;
+            return {
+              ...part,
+              callProviderMetadata: { ...metadata, tollgate: { ...metadata?.tollgate, editedInput: input } },
+            } as Part;
+          }),
+        })),
+      );
+    }
     void addToolApprovalResponse({ id, approved, ...(reason !== undefined && { reason }) });
   };
 

@@ -83,6 +83,12 @@ export interface ValidateToolOutputInput {
   error?: string;
 }
 
+/** Input of `validateToolInput`: the input an editor wants an approved call to run with. */
+export interface ValidateToolInputInput {
+  toolName: string;
+  input: unknown;
+}
+
 /** Input of `notifyApproval`: one notice to one target. */
 export interface NotifyApprovalInput {
   event: 'requested' | 'reminder' | 'expiry-warning' | 'resolved';
@@ -102,6 +108,8 @@ export interface TollgateActivities {
   validateToolOutput(
     input: ValidateToolOutputInput,
   ): Promise<{ valid: true; output: ToolResultOutput } | { valid: false; error: string }>;
+  /** Checks an editor's input for a worker tool against the tool's input schema (turn revision 7). */
+  validateToolInput(input: ValidateToolInputInput): Promise<{ valid: true } | { valid: false; error: string }>;
   /** Waits for a turn's outcome: for a conversation that continued as new while the turn waited. */
   awaitTurnOutcome(input: { turnId: string }): Promise<TurnOutcome>;
 }

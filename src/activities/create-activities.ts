@@ -57,8 +57,9 @@ export function createActivities(options: {
     ? new ToolRegistry(options.tools as readonly Tool[])
     : (options.tools as ToolRegistry);
   const callModel = callModelThrough({ client, defaultModel: options.model.model });
-  const { executeTool, validateToolOutput } = createToolActivities(registry);
+  const { executeTool, validateToolOutput, validateToolInput } = createToolActivities(registry);
   return {
+    validateToolInput,
     validateToolOutput: storingLargeOutputs(validateToolOutput, options.store),
     notifyApproval: createNotifyApproval(options.notifiers ?? []),
     awaitTurnOutcome,

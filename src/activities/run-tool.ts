@@ -1,5 +1,5 @@
 import { Context } from '@temporalio/activity';
-import type { ToolResultOutput, ToolResultPart } from '../protocol';
+import { editedInputNote, withEditedInputNote, type ToolResultOutput, type ToolResultPart } from '../protocol';
 import { storeLargeOutput } from '../store';
 import type { RunToolInput } from './turn-activity-types';
 import type { TurnActivityDependencies } from './turn-activity-dependencies';
@@ -12,7 +12,12 @@ export async function runTool(
   { executeTool, store }: Pick<TurnActivityDependencies, 'executeTool' | 'store'>,
   call: RunToolInput,
 ): Promise<ToolResultPart> {
-  const output = capToolOutput(await executeTool(call));
+  const { edit, ...execute } = call;
+  const ran = capToolOutput(await executeTool(execute));
+  // The model's tool-call stays as it sent it; its result says what ran instead (docs/editing-arguments.md).
+  const output = edit
+    ? withEditedInputNote(ran, editedInputNote({ editedBy: edit.editedBy, editedInput: call.input }))
+    : ran;
   // The stub names this turn: its output is read through the turn that produced it.
   return storeLargeOutput(
     store,

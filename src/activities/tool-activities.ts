@@ -2,7 +2,13 @@ import { Context } from '@temporalio/activity';
 import { z } from 'zod';
 import { errorText, toolResultOutputSchema, type ToolResultOutput } from '../protocol';
 import type { ToolRegistry } from '../tools';
-import type { ExecuteTool, ExecuteToolInput, TollgateActivities, ValidateToolOutputInput } from './activity-types';
+import type {
+  ExecuteTool,
+  ExecuteToolInput,
+  TollgateActivities,
+  ValidateToolInputInput,
+  ValidateToolOutputInput,
+} from './activity-types';
 
 const heartbeatIntervalMs = 5_000;
 
@@ -12,7 +18,7 @@ const heartbeatIntervalMs = 5_000;
  */
 export function createToolActivities(
   registry: ToolRegistry,
-): { executeTool: ExecuteTool } & Pick<TollgateActivities, 'validateToolOutput'> {
+): { executeTool: ExecuteTool } & Pick<TollgateActivities, 'validateToolOutput' | 'validateToolInput'> {
   return {
     async executeTool({ toolCallId, toolName, input }: ExecuteToolInput): Promise<ToolResultOutput> {
       const tool = registry.get(toolName);
@@ -48,6 +54,26 @@ export function createToolActivities(
       } finally {
         clearInterval(heartbeat);
       }
+    },
+
+    // The authority on a tool's input is its own schema, here on the worker; the gateway does not hold the tools.
+    async validateToolInput({ toolName, input }: ValidateToolInputInput) {
+      const tool = registry.get(toolName);
+      if (!tool) return { valid: false as const, error: `Unknown tool "${toolName}": its input cannot be checked.` };
+      if (!tool.execute) {
+        return {
+          valid: false as const,
+          error: `Tool "${toolName}" is run by a client, not by the worker; its input cannot be edited on approval.`,
+        };
+      }
+      const parsed = tool.inputSchema.safeParse(input);
+      if (!parsed.success) {
+        return {
+          valid: false as const,
+          error: `The edited input does not fit tool "${toolName}":\n${z.prettifyError(parsed.error)}`,
+        };
+      }
+      return { valid: true as const };
     },
 
     async validateToolOutput({ toolName, output, error }: ValidateToolOutputInput) {

@@ -64,7 +64,15 @@ export interface ResumeOutput {
 export interface RunToolInput {
   toolCallId: string;
   toolName: string;
+  /** What the call runs with: the model's input, or the one an editor approved instead. */
   input: unknown;
+  /** Set when an editor changed the input (turn revision 7): the result then tells the model what ran. */
+  edit?: {
+    /** Who changed it. */
+    editedBy: string;
+    /** What the model sent. */
+    originalInput: unknown;
+  };
 }
 
 /** Input of `runToolThenModelStep`: the last tool of a step, and the model step after it. */

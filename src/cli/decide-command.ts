@@ -1,5 +1,5 @@
 import type { Decision } from '../client';
-import type { ToolApprovalAuditEntry } from '../protocol';
+import type { ToolApprovalAuditEntry, ToolApprovalDecision } from '../protocol';
 import { clip } from './format-turn';
 
 /** Anything that decides an approval: Temporal directly, or the approval gateway. */
@@ -10,16 +10,27 @@ export interface DecidesApprovals {
 /** `tollgate approve|deny <approvalId>`: decides through the validated update and prints what was recorded. */
 export async function decideCommand(
   tollgate: DecidesApprovals,
-  options: { approvalId: string; approved: boolean; reason?: string; approver?: string },
+  options: {
+    approvalId: string;
+    approved: boolean;
+    reason?: string;
+    approver?: string;
+    /** Approve with this input instead of the model's (the approver must be one of the approval's editors). */
+    input?: ToolApprovalDecision['input'];
+  },
 ): Promise<void> {
   const recorded = await tollgate.decide(options.approvalId, {
     approved: options.approved,
     ...(options.approver !== undefined && { approver: options.approver }),
     ...(options.reason !== undefined && { reason: options.reason }),
+    ...(options.input !== undefined && { input: options.input }),
   });
   // Everything printed went through other people's hands (the model, another approver): neutralised.
   const by = recorded.approver ? ` by ${clip(recorded.approver)}` : '';
   console.log(
     `${clip(recorded.toolName)} ${recorded.decision}${by} at ${clip(recorded.decidedAt)}${recorded.reason ? ` (${clip(recorded.reason)})` : ''}.`,
   );
+  if (recorded.editedInput !== undefined) {
+    console.log(`It runs with the edited input ${clip(JSON.stringify(recorded.editedInput))} instead of the model's.`);
+  }
 }

@@ -8,6 +8,7 @@ import { temporalSettingsFromEnvironment } from '../client/temporal-settings';
 import { commandName } from './command-name';
 import { connectionProblemOf, temporalUnavailableMessage } from './connection-problem';
 import { decideCommand } from './decide-command';
+import { editedInputOption } from './edited-input-option';
 import { followTurn } from './follow-turn';
 import { pendingCommand } from './pending-command';
 import { runCommand } from './run-command';
@@ -32,6 +33,8 @@ Commands:
   deny <approvalId>         deny a pending tool call
       --reason TEXT           why (the model reads it)
       --approver NAME         who decides (default: $USER)
+      --input JSON            approve with these arguments instead of the model's (editors only)
+      --input-file PATH       the same, read from a file (- for standard input)
   status <turnId>           show a turn's state: what it waits for, what was decided
       --json                  the raw state, machine-readable
 
@@ -53,6 +56,8 @@ async function main(): Promise<void> {
       json: { type: 'boolean' },
       reason: { type: 'string' },
       approver: { type: 'string' },
+      input: { type: 'string' },
+      'input-file': { type: 'string' },
       gateway: { type: 'string' },
       token: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
@@ -63,6 +68,11 @@ async function main(): Promise<void> {
     console.log(usage);
     return;
   }
+  const edited = editedInputOption(
+    { input: values.input, inputFile: values['input-file'], approved: command === 'approve' },
+    (file) => readFileSync(file === '-' ? 0 : file, 'utf8'),
+  );
+  if ('problem' in edited) throw new UsageError(edited.problem);
   const local = localDevGateway();
   const gatewayUrl = values.gateway || process.env.TOLLGATE_GATEWAY_URL || local?.url;
   if (gatewayUrl && (command === 'pending' || command === 'approve' || command === 'deny')) {
@@ -75,7 +85,12 @@ async function main(): Promise<void> {
     } else {
       const [approvalId] = rest;
       if (!approvalId) throw new UsageError(`${command} needs an approvalId (see: tollgate pending)`);
-      await decideCommand(gateway, { approvalId, approved: command === 'approve', reason: values.reason });
+      await decideCommand(gateway, {
+        approvalId,
+        approved: command === 'approve',
+        reason: values.reason,
+        ...(edited.input !== undefined && { input: edited.input }),
+      });
     }
     return;
   }
@@ -122,6 +137,7 @@ async function main(): Promise<void> {
           approved: command === 'approve',
           reason: values.reason,
           approver: values.approver ?? process.env.USER ?? 'cli',
+          ...(edited.input !== undefined && { input: edited.input }),
         });
         return;
       }

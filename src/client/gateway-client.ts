@@ -53,7 +53,10 @@ export class GatewayClient {
   }
 
   /** Decides one approval as the token's identity. */
-  async decide(approvalId: string, decision: { approved: boolean; reason?: string }): Promise<ToolApprovalAuditEntry> {
+  async decide(
+    approvalId: string,
+    decision: { approved: boolean; reason?: string; input?: unknown },
+  ): Promise<ToolApprovalAuditEntry> {
     return (await this.request(
       'POST',
       `/v1/approvals/${encodeURIComponent(approvalId)}/decision`,

@@ -6,6 +6,8 @@ import { durationSchema, notificationTargetSchema } from '../protocol';
 export const operatorRulesSchema = z.strictObject({
   /** Person ids who may decide. Anyone may when absent. */
   approvers: z.array(z.string().min(1).max(200)).min(1).optional(),
+  /** Person ids (or `slack:…` / `email:…`) who may approve with changed input. Nobody may when absent. */
+  editors: z.array(z.string().min(1).max(200)).min(1).optional(),
   /** Whether a requester may approve their own call. Default: false when approvers are set, true otherwise. */
   allowSelfApproval: z.boolean().optional(),
   /** Distinct approvers needed (default 1). */

@@ -58,6 +58,7 @@ export function resolveApprovalRules(options: {
         );
     }
   }
+  const editors = narrowedEditors(operator.editors, caller?.editors, toolName, refused);
   const operatorSelf = operator.allowSelfApproval ?? approvers === undefined;
   const allowSelfApproval = operatorSelf && caller?.allowSelfApproval !== false;
   if (caller?.allowSelfApproval === true && !operatorSelf)
@@ -96,10 +97,11 @@ export function resolveApprovalRules(options: {
   });
   refused.push(...warning.refused);
   const rights: ApprovalRights | undefined =
-    approvers === undefined && allowSelfApproval && quorum === 1
+    approvers === undefined && editors === undefined && allowSelfApproval && quorum === 1
       ? undefined
       : {
           ...(approvers && { approvers }),
+          ...(editors && { editors }),
           allowSelfApproval,
           quorum,
           ...(requester !== undefined && { requester }),
@@ -114,6 +116,31 @@ export function resolveApprovalRules(options: {
     ...(warning.warnBeforeExpiryMs !== undefined && { warnBeforeExpiryMs: warning.warnBeforeExpiryMs }),
     refused,
   };
+}
+
+/**
+ * Who may approve with changed input: the operator's editors, narrowed by the caller's. A caller can only take
+ * editing away (an empty intersection leaves nobody), never grant it where the operator named nobody.
+ */
+function narrowedEditors(
+  operator: readonly string[] | undefined,
+  caller: readonly string[] | undefined,
+  toolName: string,
+  refused: string[],
+): string[] | undefined {
+  if (caller === undefined) return operator && [...operator];
+  if (operator === undefined) {
+    refused.push(`The turn's editors for ${toolName} were not used: the operator lets nobody edit its arguments.`);
+    return undefined;
+  }
+  const narrowed = caller.filter((person) => operator.includes(person));
+  if (narrowed.length === 0) {
+    refused.push(
+      `The turn's editors for ${toolName} (${caller.join(', ')}) are not among the operator's; nobody may edit its arguments.`,
+    );
+    return undefined;
+  }
+  return narrowed;
 }
 
 function minimum(a: number | undefined, b: number | undefined): number | undefined {

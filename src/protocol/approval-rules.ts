@@ -20,6 +20,11 @@ export const approvalRulesSchema = z.strictObject({
    * Anyone may decide when absent.
    */
   approvers: z.array(z.string().min(1)).min(1).optional(),
+  /**
+   * Identities (same forms as `approvers`) allowed to approve with changed input. Nobody may edit when absent; a
+   * turn's rules may only narrow the operator's list (see docs/editing-arguments.md).
+   */
+  editors: z.array(z.string().min(1)).min(1).optional(),
   /** Whether the turn's requester may approve their own request (default true). */
   allowSelfApproval: z.boolean().optional(),
   /** How many distinct approvers must approve (default 1). One denial denies. */

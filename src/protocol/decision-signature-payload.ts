@@ -9,6 +9,8 @@ export interface SignedDecisionFields {
   reason?: string;
   /** Digest of the tool name and arguments the person was shown (see `toolCallDigest`). */
   argumentsDigest?: string;
+  /** base64url SHA-256 of the canonical JSON of the input an editor approved instead (see `editedInputDigestOf`). */
+  editedInputDigest?: string;
 }
 
 /**
@@ -46,16 +48,18 @@ export function decisionSignaturePayload(decision: SignedDecisionFields, keyId: 
 
 /**
  * The exact bytes (as text) a decision signature covers: the binding (turn, approval, tool, arguments), the decision
- * (approved, approver, reason) and when it was signed. One JSON array, so no field can run into another.
+ * (approved, approver, reason) and when it was signed. One JSON array, so no field can run into another. A decision
+ * that approves with edited input (turn revision 7) is signed as `tollgate-decision-v3`, with the edited input's
+ * digest last: changing the input after signing breaks the signature, and an unedited decision's bytes are those
+ * of `tollgate-decision-v2` as before.
  */
 export function boundDecisionSignaturePayload(
   binding: DecisionBinding,
-  decision: Pick<SignedDecisionFields, 'approved' | 'approver' | 'reason'>,
+  decision: Pick<SignedDecisionFields, 'approved' | 'approver' | 'reason' | 'editedInputDigest'>,
   keyId: string,
   signedAt: string,
 ): string {
-  return JSON.stringify([
-    'tollgate-decision-v2',
+  const fields = [
     binding.workflowId,
     binding.approvalId,
     binding.toolName,
@@ -65,5 +69,9 @@ export function boundDecisionSignaturePayload(
     decision.reason ?? null,
     signedAt,
     keyId,
-  ]);
+  ];
+  if (decision.editedInputDigest !== undefined) {
+    return JSON.stringify(['tollgate-decision-v3', ...fields, decision.editedInputDigest]);
+  }
+  return JSON.stringify(['tollgate-decision-v2', ...fields]);
 }

@@ -88,6 +88,13 @@ export { toolResultOutputSchema, type ToolResultOutput } from './tool-result-out
 export { canonicalJson } from './canonical-json';
 export { inputDigestOf } from './input-digest';
 export {
+  editedInputDigestOf,
+  editedInputNote,
+  editRefusal,
+  withEditedInputNote,
+  type EditingDecision,
+} from './edited-input';
+export {
   boundDecisionSignaturePayload,
   decisionSignaturePayload,
   type DecisionBinding,

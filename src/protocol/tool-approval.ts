@@ -18,6 +18,11 @@ export const toolApprovalDecisionSchema = z.strictObject({
   argumentsDigest: z.string().min(1).max(100).optional(),
   /** The gateway's signature, required by workers that accept only signed decisions. */
   signature: decisionSignatureSchema.optional(),
+  /**
+   * Approve with this input instead of the model's (only with `approved: true`, only by one of the approval's
+   * `editors`, from turn revision 7); it must pass the tool's input schema. See docs/editing-arguments.md.
+   */
+  input: z.json().optional(),
 });
 export type ToolApprovalDecision = z.infer<typeof toolApprovalDecisionSchema>;
 
@@ -49,6 +54,8 @@ export interface PendingToolApproval {
   signature?: string;
   /** Who may decide, when restricted. */
   approvers?: string[];
+  /** Who may approve with changed input (`input` on the decision); nobody when absent. */
+  editors?: string[];
   /** Distinct approvals needed, when more than one. */
   quorum?: number;
   /** Approvals collected so far towards the quorum. */
@@ -76,6 +83,10 @@ export interface ToolApprovalAuditEntry extends PendingToolApproval {
   decidedAt: string;
   /** How the decision arrived. */
   via: DecisionChannel;
+  /** The input the call ran with when an editor changed it; `input` stays what the model sent. */
+  editedInput?: unknown;
+  /** Who changed the input (the approver of an edited approval). */
+  editedBy?: string;
 }
 
 /** What applying a decision did: recorded it, found it already recorded, or counted a vote towards a quorum. */

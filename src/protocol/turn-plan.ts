@@ -12,6 +12,8 @@ import type { ToolCallPart } from './message-parts';
 export interface ApprovalRights {
   /** Person ids allowed to decide; anyone when absent. */
   approvers?: string[];
+  /** Person ids allowed to approve with changed input (turn revision 7); nobody when absent. */
+  editors?: string[];
   /** Whether the requester may approve their own call. */
   allowSelfApproval: boolean;
   /** Distinct approvers needed. */
@@ -95,6 +97,7 @@ export const turnRevisions = {
   searchAttributeFollowsDecisions: 4,
   boundDecisionSignatures: 5,
   continuesAsNewWhenLarge: 6,
+  editedInputOnApproval: 7,
   expiryWarnings: 8,
   current: 8,
 } as const;
@@ -124,6 +127,8 @@ export interface TurnSettings {
    * arguments' digest and a time (`boundDecisionSignaturePayload`); before, the signature covered the decision alone.
    * 6: a turn whose history grows large (Temporal suggests it, or a flood of signals) continues as new while it only
    * waits for decisions or a client's output, carrying its whole state (see `TurnCarryOver`).
+   * 7: a decision may carry edited `input` (by one of the approval's `editors`, checked against the tool's input
+   * schema); the approved call runs with it and its result tells the model so (docs/editing-arguments.md).
    * 8: an approval with an expiry and notice targets warns them before it expires (`warnBeforeExpiryMs`), with a
    * timer of its own beside the reminder's.
    */

@@ -5,6 +5,7 @@ import {
   decisionSignaturePayload,
   type DecisionBinding,
 } from './decision-signature-payload';
+import { editedInputDigestOf } from './edited-input';
 import type { ToolApprovalDecision } from './tool-approval';
 
 // Pure JavaScript, so it runs inside the workflow sandbox and gives the same answer on replay.
@@ -21,7 +22,8 @@ export type SignatureVerdict = { valid: true } | { valid: false; why: string };
 
 /**
  * Checks a decision's signature against the approval it claims to decide: the signature must be by a trusted key,
- * over this turn's workflow id, this approval, this tool and these arguments, the decision as sent, and a time no
+ * over this turn's workflow id, this approval, this tool and these arguments, the decision as sent (an edited input by
+ * its digest), and a time no
  * earlier than `notBefore` (when the approval was requested, or the turn started, less the clock skew) and no later
  * than `notAfter`. The one place a bound decision signature is checked: the update's validator and handler, the
  * signal handler and the message path all ask here.
@@ -31,7 +33,7 @@ export type SignatureVerdict = { valid: true } | { valid: false; why: string };
  * if (!verdict.valid) refuse(verdict.why);
  */
 export function verifyBoundDecision(
-  decision: Pick<ToolApprovalDecision, 'approved' | 'approver' | 'reason' | 'signature'>,
+  decision: Pick<ToolApprovalDecision, 'approved' | 'approver' | 'reason' | 'signature' | 'input'>,
   binding: DecisionBinding,
   keys: TrustedDecisionKeys,
   window: { notBefore: Date; notAfter: Date },
@@ -45,11 +47,18 @@ export function verifyBoundDecision(
       why: `it is signed with key "${signature.keyId.slice(0, 100)}", which this worker does not trust`,
     };
   }
-  const payload = boundDecisionSignaturePayload(binding, decision, signature.keyId, signature.signedAt);
+  // An edited input is signed by its digest (tollgate-decision-v3): input changed after signing does not verify.
+  const editedInputDigest = editedInputDigestOf(decision);
+  const payload = boundDecisionSignaturePayload(
+    binding,
+    { ...decision, ...(editedInputDigest !== undefined && { editedInputDigest }) },
+    signature.keyId,
+    signature.signedAt,
+  );
   if (!verifies(signature.value, payload, publicKey)) {
     return {
       valid: false,
-      why: 'its signature does not verify: it was made for another turn, approval, tool or arguments, or changed after signing',
+      why: 'its signature does not verify: it was made for another turn, approval, tool or arguments, or changed after signing (edited input included)',
     };
   }
   const signedAt = Date.parse(signature.signedAt);

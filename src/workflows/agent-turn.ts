@@ -20,7 +20,7 @@ import { registerDecisionHandlers } from './register-decision-handlers';
 import { answerRetiredPatch, retiredPatches } from './retired-patches';
 import { runLastToolWithNextStep } from './run-tool-with-next-step';
 import { openApproval, settleStep, settleWhatNeedsNoPerson } from './settle-step';
-import { modelSteps, validateToolOutput } from './turn-activity-options';
+import { modelSteps, validateToolInput, validateToolOutput } from './turn-activity-options';
 import { carryOverOf, type TurnCarryOver } from './turn-carry-over';
 import { settlingOf, takeUp } from './turn-continue-as-new';
 import { resume, settleResumed } from './turn-resume';
@@ -75,6 +75,7 @@ class AgentTurn {
       book: turn.approvals.book,
       outputs: turn.outputs,
       validateOutput: (toolName, submission) => validateToolOutput({ toolName, ...submission }),
+      validateInput: (toolName, input) => validateToolInput({ toolName, input }),
       onOutput: (toolCallId, toolName) =>
         turn.events.note('tool-output-submitted', turn.steps, { toolCallId, toolName }),
     });

@@ -12,6 +12,7 @@ import type {
 } from '../protocol';
 import { inspectPayload, signalPayloadLimits, summarisePayload } from './bounded-payload';
 import { readDecision } from './read-decision';
+import { editedInputDigestOf, editRefusal } from '../protocol/edited-input';
 import {
   hasValidDecisionSignature,
   signatureClockSkewMs,
@@ -50,6 +51,7 @@ export class ApprovalBook {
   private ignoredDropped = 0;
   private trust: DecisionTrust = { requireSigned: false, keys: {} };
   private bindsSignatures = true;
+  private acceptsEditedInput = false;
 
   /** `now` is the workflow's clock in a turn (deterministic on replay); tests may pass their own. */
   constructor(
@@ -66,9 +68,10 @@ export class ApprovalBook {
     for (const approval of result.pending) book.waiting.set(approval.approvalId, approval);
     for (const entry of result.audit) {
       book.decided.set(entry.approvalId, entry);
-      if (entry.approvers || entry.quorum) {
+      if (entry.approvers || entry.quorum || entry.editors) {
         book.rights.set(entry.approvalId, {
           ...(entry.approvers && { approvers: entry.approvers }),
+          ...(entry.editors && { editors: entry.editors }),
           allowSelfApproval: true,
           quorum: entry.quorum ?? 1,
         });
@@ -100,17 +103,28 @@ export class ApprovalBook {
   /**
    * Whose signatures make decisions count from now on. `bindsSignatures` (turns from revision 5) requires a signature
    * bound to this turn, this approval, its tool and arguments, and a time; turns planned before check the older form.
+   * `acceptsEditedInput` (turns from revision 7) lets a decision carry edited `input`; before, that field is unknown.
    */
-  trustDecisionsFrom(trust: DecisionTrust, options: { bindsSignatures: boolean } = { bindsSignatures: true }): void {
+  trustDecisionsFrom(
+    trust: DecisionTrust,
+    options: { bindsSignatures: boolean; acceptsEditedInput?: boolean } = { bindsSignatures: true },
+  ): void {
     this.trust = trust;
     this.bindsSignatures = options.bindsSignatures;
+    this.acceptsEditedInput = options.acceptsEditedInput === true;
+  }
+
+  /** Whether decisions may carry edited `input` (turn revision 7 on). */
+  readsEditedInput(): boolean {
+    return this.acceptsEditedInput;
   }
 
   /** Starts waiting for a decision on `approval`, which only those its `rights` name may decide. */
   request(approval: PendingToolApproval, rights?: ApprovalRights): void {
     const quorum = rights && rights.quorum > 1 ? { quorum: rights.quorum, votes: [] } : {};
     const approvers = rights?.approvers ? { approvers: rights.approvers } : {};
-    this.waiting.set(approval.approvalId, { ...approval, ...approvers, ...quorum });
+    const editors = rights?.editors ? { editors: rights.editors } : {};
+    this.waiting.set(approval.approvalId, { ...approval, ...approvers, ...editors, ...quorum });
     if (rights) this.rights.set(approval.approvalId, rights);
   }
 
@@ -156,7 +170,7 @@ export class ApprovalBook {
     }
     const unauthentic = this.unauthentic(decision, via, known);
     if (unauthentic) return { accepted: false, cause: 'forbidden', message: unauthentic };
-    const forbidden = this.forbidden(decision);
+    const forbidden = this.forbidden(decision) ?? editRefusal(decision, this.rights.get(approvalId));
     if (forbidden) return { accepted: false, cause: 'forbidden', message: forbidden };
     const recorded = this.decided.get(approvalId);
     if (recorded) {
@@ -167,7 +181,18 @@ export class ApprovalBook {
           message: `Approval "${approvalId}" expired at ${recorded.decidedAt} and the call was denied; a decision after expiry is not applied.`,
         };
       }
-      if ((recorded.decision === 'approved') === decision.approved) return { accepted: true, repeat: true };
+      const sameInput = editedInputDigestOf({ input: recorded.editedInput }) === editedInputDigestOf(decision);
+      if ((recorded.decision === 'approved') === decision.approved && sameInput)
+        return { accepted: true, repeat: true };
+      if (decision.approved && recorded.decision === 'approved') {
+        return {
+          accepted: false,
+          cause: 'conflict',
+          message:
+            `Approval "${approvalId}" was already approved by ${recorded.approver ?? 'an unnamed approver'} at ` +
+            `${recorded.decidedAt} with ${recorded.editedInput === undefined ? 'the input as asked' : 'other input'}; the first decision wins.`,
+        };
+      }
       return {
         accepted: false,
         cause: 'conflict',
@@ -223,6 +248,9 @@ export class ApprovalBook {
     const rights = this.rights.get(decision.approvalId);
     if (!rights) return undefined;
     const who = decision.approver;
+    // Rules that only name editors (revision 7) restrict nobody's plain decision; editRefusal judges an edit.
+    const onlyEditors = !rights.approvers && rights.allowSelfApproval && rights.quorum <= 1;
+    if (who === undefined && onlyEditors) return undefined;
     if (who === undefined) {
       return `Approval "${decision.approvalId}" has approver rules; a decision must name its approver.`;
     }
@@ -291,6 +319,11 @@ export class ApprovalBook {
       ...(decision.approver !== undefined && { approver: decision.approver }),
       decidedAt: now.toISOString(),
       via,
+      // The model's input stays in `input`; what the call runs with instead, and who changed it.
+      ...(decision.input !== undefined && {
+        editedInput: decision.input,
+        ...(decision.approver !== undefined && { editedBy: decision.approver }),
+      }),
     };
     this.waiting.delete(decision.approvalId);
     this.decided.set(decision.approvalId, entry);
@@ -305,9 +338,19 @@ export class ApprovalBook {
       this.ignore(payload, 'invalid', `Invalid toolApprovalResponse signal: ${inspection.reason}.`, now);
       return;
     }
-    const decision = readDecision(payload);
+    const decision = readDecision(payload, { acceptsInput: this.acceptsEditedInput });
     if ('invalid' in decision) {
       this.ignore(payload, 'invalid', `Invalid toolApprovalResponse signal: ${decision.invalid}`, now);
+      return;
+    }
+    if (decision.input !== undefined) {
+      // A signal cannot be refused, and the input must pass the tool's schema (on the worker) before it counts.
+      this.ignore(
+        payload,
+        'invalid',
+        `Edited input is taken only through the respondToToolApprovals update, which checks it against the tool's input schema first; the signal for "${decision.approvalId}" was not applied.`,
+        now,
+      );
       return;
     }
     const check = this.check(decision, 'signal');

@@ -19,6 +19,16 @@ export const signalPayloadLimits: PayloadLimits = { maxDepth: 8, maxNodes: 1_000
 export const decisionBatchPayloadLimits: PayloadLimits = { maxDepth: 8, maxNodes: 5_000, maxStringLength: 500_000 };
 
 /**
+ * Limits for one `respondToToolApprovals` update of a turn from revision 7, whose decisions may carry an editor's
+ * tool input: deeper and with more values, as tool arguments may be, and no more text.
+ */
+export const editedDecisionBatchPayloadLimits: PayloadLimits = {
+  maxDepth: 64,
+  maxNodes: 20_000,
+  maxStringLength: 500_000,
+};
+
+/**
  * Limits for system payloads that carry tool arguments or outputs (a turn's pending list, a client tool's
  * output): as deep and as large as JSON a tool may reasonably take, within the server's 2 MB per payload.
  */

@@ -1,20 +1,26 @@
 import type { ToolApprovalDecision } from '../protocol';
 
 const allowedKeys = new Set(['approvalId', 'approved', 'reason', 'approver', 'argumentsDigest', 'signature']);
+/** From turn revision 7 a decision may also carry edited `input`. */
+const allowedKeysWithInput = new Set([...allowedKeys, 'input']);
 
 /**
  * Reads one decision sent by signal, update or message. Written out by hand rather than with a
  * schema library, because what a signal is read as is replayed: this check must never change for
  * executions already running (tighten it only behind `patched()`).
  */
-export function readDecision(payload: unknown): ToolApprovalDecision | { invalid: string } {
+export function readDecision(
+  payload: unknown,
+  options: { acceptsInput?: boolean } = {},
+): ToolApprovalDecision | { invalid: string } {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) {
     return { invalid: 'a decision must be an object { approvalId, approved, reason?, approver? }' };
   }
   const record = payload as Record<string, unknown>;
-  const unknownKey = Object.keys(record).find((key) => !allowedKeys.has(key));
+  const known = options.acceptsInput === true ? allowedKeysWithInput : allowedKeys;
+  const unknownKey = Object.keys(record).find((key) => !known.has(key));
   if (unknownKey !== undefined) return { invalid: `unknown field "${unknownKey.slice(0, 40)}"` };
-  const { approvalId, approved, reason, approver, argumentsDigest, signature } = record;
+  const { approvalId, approved, reason, approver, argumentsDigest, signature, input } = record;
   if (typeof approvalId !== 'string' || approvalId.length === 0 || approvalId.length > 1000) {
     return { invalid: 'approvalId must be a string of 1 to 1000 characters' };
   }
@@ -31,6 +37,8 @@ export function readDecision(payload: unknown): ToolApprovalDecision | { invalid
   if (signature !== undefined && !isSignature(signature)) {
     return { invalid: 'signature must be { keyId, signedAt, value } strings' };
   }
+  // The payload was bounded before it was read (inspectPayload), so the input is plain data of bounded size.
+  if (input !== undefined && approved !== true) return { invalid: 'input goes only with approved: true' };
   return {
     approvalId,
     approved,
@@ -38,6 +46,7 @@ export function readDecision(payload: unknown): ToolApprovalDecision | { invalid
     ...(approver !== undefined && { approver: approver as string }),
     ...(argumentsDigest !== undefined && { argumentsDigest: argumentsDigest as string }),
     ...(signature !== undefined && { signature: signature as ToolApprovalDecision['signature'] }),
+    ...(input !== undefined && { input: input as ToolApprovalDecision['input'] }),
   };
 }
 

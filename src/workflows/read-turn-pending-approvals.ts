@@ -21,6 +21,7 @@ const fieldsSent: Record<keyof PendingToolApproval, true> = {
   inputDigest: true,
   signature: true,
   approvers: true,
+  editors: true,
   quorum: true,
   votes: true,
 };
@@ -70,12 +71,15 @@ function entryProblem(entry: unknown, turnId: string): string | undefined {
   if (!isText(toolCallId, 1000) || !isText(toolName, 200)) return 'toolCallId and toolName must be short strings';
   if (!isText(requestedAt, 100)) return 'requestedAt must be a time';
   if (typeof step !== 'number' || !Number.isInteger(step) || step < 0) return 'step must be a whole number';
-  const { expiresAt, inputDigest, signature, approvers, quorum, votes } = entry;
+  const { expiresAt, inputDigest, signature, approvers, editors, quorum, votes } = entry;
   if (expiresAt !== undefined && !isText(expiresAt, 100)) return 'expiresAt must be a time';
   if (inputDigest !== undefined && !isText(inputDigest, 200)) return 'inputDigest must be a short string';
   if (signature !== undefined && !isText(signature, 1000)) return 'signature must be a short string';
   if (approvers !== undefined && !(Array.isArray(approvers) && approvers.every((who) => isText(who, 200)))) {
     return 'approvers must be a list of names';
+  }
+  if (editors !== undefined && !(Array.isArray(editors) && editors.every((who) => isText(who, 200)))) {
+    return 'editors must be a list of names';
   }
   if (quorum !== undefined && (typeof quorum !== 'number' || !Number.isInteger(quorum) || quorum < 1)) {
     return 'quorum must be a whole number';

@@ -15,7 +15,12 @@ import {
   toolApprovalResponseSignal,
   toolOutputErrorTypes,
 } from './definitions';
-import { decisionBatchPayloadLimits, inspectPayload, toolDataPayloadLimits } from './bounded-payload';
+import {
+  decisionBatchPayloadLimits,
+  editedDecisionBatchPayloadLimits,
+  inspectPayload,
+  toolDataPayloadLimits,
+} from './bounded-payload';
 import { loadSchemaChecks } from './load-schema-checks';
 import { readDecision } from './read-decision';
 
@@ -36,6 +41,8 @@ export function registerDecisionHandlers(options: {
     submission: SubmitToolOutputInput,
   ) => Promise<{ valid: true; output: ToolResultOutput } | { valid: false; error: string }>;
   onOutput: (toolCallId: string, toolName: string) => void;
+  /** Checks an editor's input against the tool's input schema (an activity: the schema lives on the worker). */
+  validateInput: (toolName: string, input: unknown) => Promise<{ valid: true } | { valid: false; error: string }>;
 }): void {
   const { book, outputs } = options;
 
@@ -43,16 +50,31 @@ export function registerDecisionHandlers(options: {
 
   setHandler(
     respondToToolApprovalsUpdate,
-    (request): RecordedDecision[] => {
-      const decisions = readBatch(request);
+    (request): RecordedDecision[] | Promise<RecordedDecision[]> => {
+      const decisions = readBatch(request, book.readsEditedInput());
       const check = book.checkBatch(decisions, 'update');
       if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, decisionErrorTypes[check.cause]);
-      const now = new Date();
-      return decisions.map((decision) => book.apply(decision, 'update', now));
+      const applyAll = () => {
+        const now = new Date();
+        return decisions.map((decision) => book.apply(decision, 'update', now));
+      };
+      const edits = decisions.filter(
+        (decision) => decision.input !== undefined && book.decisionOf(decision.approvalId) === undefined,
+      );
+      // Without an edit the handler stays synchronous, so every history written before revision 7 replays as it ran.
+      if (edits.length === 0) return applyAll();
+      return (async () => {
+        // An edited input must fit the tool's input schema before anything is recorded.
+        await checkEditedInputs(book, edits, options.validateInput);
+        // Another decision may have been applied while the inputs were being checked.
+        const again = book.checkBatch(decisions, 'update');
+        if (!again.accepted) throw ApplicationFailure.nonRetryable(again.message, decisionErrorTypes[again.cause]);
+        return applyAll();
+      })();
     },
     {
       validator: (request) => {
-        const check = book.checkBatch(readBatch(request), 'update');
+        const check = book.checkBatch(readBatch(request, book.readsEditedInput()), 'update');
         if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, decisionErrorTypes[check.cause]);
       },
     },
@@ -99,9 +121,31 @@ export function registerDecisionHandlers(options: {
   );
 }
 
+/** Rejects the update, naming the problem, when an edited input does not fit its tool's input schema. */
+async function checkEditedInputs(
+  book: ApprovalBook,
+  edits: readonly ToolApprovalDecision[],
+  validateInput: (toolName: string, input: unknown) => Promise<{ valid: true } | { valid: false; error: string }>,
+): Promise<void> {
+  for (const decision of edits) {
+    const approval = book.pending().find((pending) => pending.approvalId === decision.approvalId);
+    // Decided meanwhile: the second check says how.
+    if (!approval) continue;
+    const verdict = await validateInput(approval.toolName, decision.input);
+    if (!verdict.valid) {
+      throw ApplicationFailure.nonRetryable(
+        `The edited input for "${decision.approvalId}" was refused and nothing was recorded: ${verdict.error}`,
+        decisionErrorTypes.invalid,
+      );
+    }
+  }
+}
+
 /** The decisions of an update, or a rejection that says what is wrong. */
-function readBatch(request: unknown): ToolApprovalDecision[] {
-  const inspection = inspectPayload(request, decisionBatchPayloadLimits);
+function readBatch(request: unknown, acceptsInput = false): ToolApprovalDecision[] {
+  // Decisions stay as small and shallow as ever; only an editor's input (revision 7) may be as deep as tool input.
+  let inspection = inspectPayload(acceptsInput ? withoutInputs(request) : request, decisionBatchPayloadLimits);
+  if (inspection.bounded && acceptsInput) inspection = inspectPayload(request, editedDecisionBatchPayloadLimits);
   if (!inspection.bounded) {
     throw ApplicationFailure.nonRetryable(
       `Invalid respondToToolApprovals input: ${inspection.reason}.`,
@@ -117,7 +161,7 @@ function readBatch(request: unknown): ToolApprovalDecision[] {
     );
   }
   return responses.map((response, index) => {
-    const decision = readDecision(response);
+    const decision = readDecision(response, { acceptsInput });
     if ('invalid' in decision) {
       throw ApplicationFailure.nonRetryable(
         `Invalid respondToToolApprovals input: responses[${index}]: ${decision.invalid}.`,
@@ -126,4 +170,18 @@ function readBatch(request: unknown): ToolApprovalDecision[] {
     }
     return decision;
   });
+}
+
+/** The request with each decision's `input` blanked, read without walking what a sender wrote. */
+function withoutInputs(request: unknown): unknown {
+  const responses = (request as { responses?: unknown } | null)?.responses;
+  if (!Array.isArray(responses) || responses.length > maxDecisionsPerUpdate) return request;
+  return {
+    ...(request as object),
+    responses: responses.map((response: unknown) =>
+      typeof response === 'object' && response !== null && !Array.isArray(response) && 'input' in response
+        ? { ...response, input: null }
+        : response,
+    ),
+  };
 }

@@ -1,6 +1,6 @@
 import type { ModelStepOutput } from '../activities/turn-activity-types';
 import type { PlannedToolCall, ToolResultPart, TurnSettings } from '../protocol';
-import { toolFinished } from './settle-step';
+import { runToolInput, toolFinished } from './settle-step';
 import { toolRunner } from './turn-activity-options';
 import type { Settled, Settling, TurnState } from './turn-state';
 
@@ -27,7 +27,7 @@ export async function runLastToolWithNextStep(
     turnSetsLength: turn.input.toolTimeouts?.startToClose !== undefined,
     thenModelStep: follows,
   });
-  const input = { toolCallId: call.toolCallId, toolName: call.toolName, input: call.input };
+  const input = runToolInput(turn, call, opened[last]);
   let step: ModelStepOutput | undefined;
   if (follows) {
     // The tool message as `addToolMessage` will write it, split around this call's result.

@@ -1,5 +1,6 @@
 import { condition } from '@temporalio/workflow';
-import type { PlannedToolCall, ToolResultOutput, ToolResultPart, TurnSettings } from '../protocol';
+import type { RunToolInput } from '../activities/turn-activity-types';
+import type { PlannedToolCall, ToolCallPart, ToolResultOutput, ToolResultPart, TurnSettings } from '../protocol';
 // Not from the protocol's index, which builds every zod schema in each workflow's module scope.
 import { errorText, executionDenied } from '../protocol/denial-and-error-outputs';
 import { turnRevisions } from '../protocol/turn-plan';
@@ -103,10 +104,26 @@ export async function settle(
   } else {
     part = await toolRunner(turn.settings as TurnSettings, {
       turnSetsLength: turn.input.toolTimeouts?.startToClose !== undefined,
-    }).runTool({ toolCallId: call.toolCallId, toolName: call.toolName, input: call.input });
+    }).runTool(runToolInput(turn, call, approvalId));
   }
   toolFinished(turn, part);
   return part;
+}
+
+/**
+ * What an approved call runs with: the model's input, or from turn revision 7 the input an editor approved instead,
+ * with who edited it and the model's original (so the result can tell the model, and the Temporal UI shows both).
+ */
+export function runToolInput(turn: TurnState, call: ToolCallPart, approvalId: string | undefined): RunToolInput {
+  const asked: RunToolInput = { toolCallId: call.toolCallId, toolName: call.toolName, input: call.input };
+  if (approvalId === undefined || turn.revision() < turnRevisions.editedInputOnApproval) return asked;
+  const decision = turn.approvals.book.decisionOf(approvalId);
+  if (decision?.decision !== 'approved' || decision.editedInput === undefined) return asked;
+  return {
+    ...asked,
+    input: decision.editedInput,
+    edit: { editedBy: decision.editedBy ?? decision.approver ?? 'an approver', originalInput: call.input },
+  };
 }
 
 /** Shows what the finished tool changed and notes it. */

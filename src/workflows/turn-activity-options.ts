@@ -32,7 +32,7 @@ export function modelSteps(
 }
 
 /** Checks a client tool's output against the tool's output schema (the schema lives on the worker). */
-export const { validateToolOutput } = proxyActivities<TollgateActivities>({
+export const { validateToolOutput, validateToolInput } = proxyActivities<TollgateActivities>({
   startToCloseTimeout: '1m',
   retry: { maximumAttempts: 5 },
 });

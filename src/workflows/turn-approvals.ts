@@ -116,7 +116,7 @@ export class TurnApprovals {
       }
     }
     const decision = this.book.decisionOf(approvalId) as ToolApprovalAuditEntry;
-    this.note('approval-decided', decision, decision.decision);
+    this.note('approval-decided', decision, detailOf(decision));
     return decision;
   }
 
@@ -166,4 +166,12 @@ function describeDuration(milliseconds: number): string {
   ];
   for (const [size, unit] of units) if (milliseconds % size === 0) return `${milliseconds / size}${unit}`;
   return `${milliseconds} ms`;
+}
+
+/** What an `approval-decided` event says: the outcome, and for an edited approval who changed the input to what. */
+function detailOf(decision: ToolApprovalAuditEntry): string {
+  if (decision.editedInput === undefined) return decision.decision;
+  let input = JSON.stringify(decision.editedInput) ?? 'null';
+  if (input.length > 300) input = `${input.slice(0, 300)}…`;
+  return `${decision.decision} with input edited by ${decision.editedBy ?? decision.approver ?? 'an approver'}: ${input}`;
 }

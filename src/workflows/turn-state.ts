@@ -81,6 +81,7 @@ export class TurnState {
   trustDecisions(settings: TurnSettings): void {
     this.approvals.book.trustDecisionsFrom(settings.trust, {
       bindsSignatures: this.revision(settings) >= turnRevisions.boundDecisionSignatures,
+      acceptsEditedInput: this.revision(settings) >= turnRevisions.editedInputOnApproval,
     });
   }
 

@@ -64,7 +64,11 @@ describe('the example chat page in a browser', () => {
 
   beforeAll(async () => {
     const port = await freePort();
-    stack = await startChatStack({ allowedOrigins: [`http://127.0.0.1:${port}`] });
+    // Ana (the page's user) may approve deploy with changed arguments; no other tool is editable.
+    stack = await startChatStack({
+      allowedOrigins: [`http://127.0.0.1:${port}`],
+      policy: { tools: { deploy: { editors: ['ana'] } } },
+    });
     example = await startChatExample({ gatewayUrl: stack.gateway.url, token: testTokens.ana, port });
     browser = await chromium.launch({
       executablePath: findBrowser(),
@@ -373,6 +377,61 @@ describe('the example chat page in a browser', () => {
       ]);
     });
     expect(stack.runs.filter((run) => (run.input as { path?: string }).path === 'elsewhere.txt')).toHaveLength(1);
+  });
+
+  it('lets an editor change the arguments on the approval card; the tool runs with them and the result says so', async () => {
+    const marker = uniqueMarker();
+    stack.model.scriptFor(
+      marker,
+      { toolCalls: [{ name: 'deploy', arguments: { service: 'web' } }] },
+      { text: 'Deployed, with your change.' },
+    );
+    await inPage('edit', async (page) => {
+      await page.goto(`${example.url}/?chat=edit-${marker.slice(6, 14)}`);
+      await page.getByTestId('input').fill(`${marker} deploy web`);
+      await page.getByTestId('send').click();
+      const edit = page.getByRole('button', { name: 'Edit the arguments of deploy (service: web)' });
+      await edit.waitFor({ timeout: 20_000 });
+      await edit.click();
+      const box = page.getByLabel('Arguments deploy runs with if you approve (JSON)');
+      expect(JSON.parse(await box.inputValue())).toEqual({ service: 'web' });
+      await box.fill('{"service": ');
+      await page.getByTestId('approve-edited').click();
+      expect(await page.getByTestId('edit-problem').textContent()).toMatch(/^The arguments are not JSON/);
+      await box.fill('{"service": "api"}');
+      expect(await page.getByTestId('edit-problem').count()).toBe(0);
+      await keepScreenshot(page, 'approval-card-edit');
+      await page.getByRole('button', { name: 'Approve deploy with the edited arguments' }).click();
+      await page.getByTestId('output').waitFor({ timeout: 20_000 });
+      const output = (await page.getByTestId('output').textContent()) ?? '';
+      expect(output).toContain('changed the arguments of this call');
+      expect(output).toContain('deployed api');
+      await page.getByText('Deployed, with your change.').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('edited').textContent()).toBe('Approved with edited arguments by ana: service api');
+      await keepScreenshot(page, 'approval-card-edited');
+      // Other tools offer no Edit: the operator named editors for deploy only.
+    });
+    const deploys = stack.runs.filter((run) => run.tool === 'deploy' && run.toolCallId.length > 0);
+    expect(deploys.map((run) => run.input)).toContainEqual({ service: 'api' });
+    expect(deploys.map((run) => run.input)).not.toContainEqual({ service: 'web' });
+  });
+
+  it('offers no Edit where the operator names no editors', async () => {
+    const marker = uniqueMarker();
+    stack.model.scriptFor(
+      marker,
+      { toolCalls: [{ name: 'deleteFile', arguments: { path: 'no-edit.txt' } }] },
+      { text: 'Not deleted.' },
+    );
+    await inPage('no-edit', async (page) => {
+      await page.goto(`${example.url}/?chat=noedit-${marker.slice(6, 14)}`);
+      await page.getByTestId('input').fill(`${marker} delete no-edit.txt`);
+      await page.getByTestId('send').click();
+      await page.getByTestId('approve').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('edit').count()).toBe(0);
+      await page.getByTestId('deny').click();
+      await page.getByText('Not deleted.').waitFor({ timeout: 20_000 });
+    });
   });
 });
 

@@ -605,6 +605,36 @@ const withoutMarker: HistoryScenario[] = [
     },
   },
   {
+    // Revision 6, before editing arguments (revision 7): a decision carrying `input` is read as an unknown field,
+    // so a signal with one is ignored and the call runs with the model's input after a plain approval.
+    name: 'retired-revision-6',
+    saves: ['retired-revision-6'],
+    async run(context) {
+      const name = 'retired-revision-6';
+      scriptDeleteAndLookup(context.model, name);
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker(name)} go` }] },
+        { workflowId: name },
+      );
+      const [approval] = (await waitForPending(handle, 1)) as [PendingToolApproval];
+      await handle.signal(toolApprovalResponseSignal, {
+        approvalId: approval.approvalId,
+        approved: true,
+        approver: 'ana',
+        input: { path: 'edited.txt' },
+      } as never);
+      await waitFor(
+        () => context.tollgate.state(handle.workflowId),
+        (state) => state.ignoredDecisions.length === 1,
+      );
+      await context.tollgate.decideMany(handle.workflowId, [
+        { approvalId: approval.approvalId, approved: true, approver: 'ana' },
+      ]);
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+  {
     name: 'retired-conversation',
     saves: ['retired-conversation', 'retired-conversation/turn-1'],
     async run(context) {

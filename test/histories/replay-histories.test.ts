@@ -88,6 +88,8 @@ describe('committed workflow histories', () => {
         'retired-revision-4/turn-1',
         // Revision 5: a signed decision counts only when bound to its turn, approval, tool, arguments and a time.
         'retired-revision-5',
+        // Revision 6, before editing arguments: a decision's `input` is an unknown field.
+        'retired-revision-6',
       ]),
     );
   });
@@ -164,6 +166,27 @@ describe('committed workflow histories', () => {
       'EVENT_TYPE_UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
       'EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED',
     ]);
+  });
+
+  it("hold a decision carrying input before revision 7: ignored, and the tool ran with the model's input", () => {
+    type Payloads = { payloads?: Array<{ data?: string }> };
+    const events = histories.find((entry) => entry.workflowId === 'retired-revision-6')?.history.events as Array<{
+      workflowExecutionSignaledEventAttributes?: { input?: Payloads };
+      activityTaskScheduledEventAttributes?: { activityType?: { name?: string }; input?: Payloads };
+    }>;
+    const decoded = (payloads: Payloads | undefined) =>
+      JSON.parse(Buffer.from(payloads?.payloads?.[0]?.data ?? '', 'base64').toString()) as Record<string, unknown>;
+    const signals = events.flatMap((event) =>
+      event.workflowExecutionSignaledEventAttributes ? [decoded(event.workflowExecutionSignaledEventAttributes.input)] : [],
+    );
+    expect(signals).toEqual([expect.objectContaining({ approved: true, input: { path: 'edited.txt' } })]);
+    const runs = events.flatMap((event) =>
+      event.activityTaskScheduledEventAttributes?.activityType?.name === 'runToolThenModelStep'
+        ? [decoded(event.activityTaskScheduledEventAttributes.input).call]
+        : [],
+    );
+    // The approved call ran last, with the next model step, on the model's input: the signal's input changed nothing.
+    expect(runs).toEqual([{ toolCallId: 'retired-revision-6-delete', toolName: 'deleteFile', input: { path: 'retired-revision-6.txt' } }]);
   });
 
   it('replay on today\'s workflow code, with the patch marker or without', async () => {

@@ -97,3 +97,39 @@ describe("resolveApprovalRules: a turn's caller may only tighten the operator's 
     });
   });
 });
+
+describe('resolveApprovalRules: editors', () => {
+  it('lets nobody edit unless the operator names editors, whatever the caller asks', () => {
+    expect(resolveApprovalRules({ policy: {}, toolName: 'bash' }).rights).toBeUndefined();
+    const asked = resolveApprovalRules({ policy: {}, toolName: 'bash', caller: { editors: ['ana'] } });
+    expect(asked.rights?.editors).toBeUndefined();
+    expect(asked.refused).toEqual([
+      "The turn's editors for bash were not used: the operator lets nobody edit its arguments.",
+    ]);
+  });
+
+  it("takes the operator's editors per tool, over the defaults and the tool's own rules", () => {
+    const policy = { defaults: { editors: ['ops'] }, tools: { bash: { editors: ['ana', 'bob'] } } };
+    expect(resolveApprovalRules({ policy, toolName: 'bash' }).rights).toEqual({
+      editors: ['ana', 'bob'],
+      allowSelfApproval: true,
+      quorum: 1,
+    });
+    expect(resolveApprovalRules({ policy, toolName: 'grep' }).rights?.editors).toEqual(['ops']);
+    expect(
+      resolveApprovalRules({ policy: {}, toolName: 'deploy', toolRules: { editors: ['ana'] } }).rights?.editors,
+    ).toEqual(['ana']);
+  });
+
+  it('lets a caller narrow the editors, and only narrow: an empty overlap leaves nobody', () => {
+    const policy = { tools: { bash: { editors: ['ana', 'bob'] } } };
+    expect(
+      resolveApprovalRules({ policy, toolName: 'bash', caller: { editors: ['bob', 'eve'] } }).rights?.editors,
+    ).toEqual(['bob']);
+    const none = resolveApprovalRules({ policy, toolName: 'bash', caller: { editors: ['eve'] } });
+    expect(none.rights?.editors).toBeUndefined();
+    expect(none.refused).toEqual([
+      "The turn's editors for bash (eve) are not among the operator's; nobody may edit its arguments.",
+    ]);
+  });
+});

@@ -1,5 +1,6 @@
 import { generateDecisionKeyPair, parseDecisionPrivateKey } from '../../src/gateway/decisions/decision-signing-key';
 import { signDecision } from '../../src/gateway/decisions/sign-decision';
+import { boundDecisionSignaturePayload } from '../../src/protocol';
 import { verifyBoundDecision } from '../../src/protocol/verify-decision-signature';
 
 const gateway = generateDecisionKeyPair();
@@ -57,5 +58,62 @@ describe('verifyBoundDecision', () => {
       window,
     );
     expect(verdict.valid).toBe(false);
+  });
+
+  describe('with edited input', () => {
+    const key = { keyId: 'gw-1', privateKey: parseDecisionPrivateKey(gateway.privateKeyPem) };
+    const edited = signDecision(
+      { approvalId, approved: true, approver: 'ana', input: { path: 'drafts/a.txt' } },
+      binding,
+      key,
+      at,
+    );
+
+    it('counts an edited decision as signed, input and all', () => {
+      expect(edited.input).toEqual({ path: 'drafts/a.txt' });
+      expect(verifyBoundDecision(edited, { ...binding, approvalId }, keys, window)).toEqual({ valid: true });
+      // Key order is not part of what was signed: the digest is over canonical JSON.
+      const reordered = { ...edited, input: { path: 'drafts/a.txt' } };
+      expect(verifyBoundDecision(reordered, { ...binding, approvalId }, keys, window)).toEqual({ valid: true });
+    });
+
+    it('refuses the decision once its input is changed, dropped or added after signing', () => {
+      const { input: _input, ...dropped } = edited;
+      for (const decision of [
+        { ...edited, input: { path: '/etc/passwd' } },
+        { ...edited, input: null },
+        dropped,
+        { ...signedWith(gateway), input: { path: 'drafts/a.txt' } },
+      ]) {
+        expect(verifyBoundDecision(decision, { ...binding, approvalId }, keys, window)).toMatchObject({
+          valid: false,
+          why: expect.stringMatching(/or changed after signing \(edited input included\)$/),
+        });
+      }
+    });
+
+    it('signs an unedited decision over the same bytes as before editing existed (tollgate-decision-v2)', () => {
+      const fields = { approved: true, approver: 'ana' };
+      const plain = boundDecisionSignaturePayload({ ...binding, approvalId }, fields, 'gw-1', at.toISOString());
+      expect(JSON.parse(plain)).toEqual([
+        'tollgate-decision-v2',
+        'turn-1',
+        approvalId,
+        'deleteFile',
+        'digest-of-a',
+        true,
+        'ana',
+        null,
+        at.toISOString(),
+        'gw-1',
+      ]);
+      const withEdit = boundDecisionSignaturePayload(
+        { ...binding, approvalId },
+        { ...fields, editedInputDigest: 'digest-of-edit' },
+        'gw-1',
+        at.toISOString(),
+      );
+      expect(JSON.parse(withEdit)).toEqual(['tollgate-decision-v3', ...JSON.parse(plain).slice(1), 'digest-of-edit']);
+    });
   });
 });

@@ -81,4 +81,85 @@ describe('ApprovalBook', () => {
       message: expect.stringMatching(/does not verify/),
     });
   });
+
+  describe('with edited input (turn revision 7)', () => {
+    const rights = { allowSelfApproval: true, quorum: 1, editors: ['ana'] };
+    function editing(workflowId: string, id: string): ApprovalBook {
+      const result = new ApprovalBook(workflowId, () => new Date(requestedAt.getTime() + 60_000));
+      result.trustDecisionsFrom(
+        { requireSigned: false, keys: {} },
+        { bindsSignatures: true, acceptsEditedInput: true },
+      );
+      result.request(approval(id), rights);
+      return result;
+    }
+    const edit = (approvalId: string, approver: string, input: unknown) => ({
+      approvalId,
+      approved: true,
+      approver,
+      input: input as never,
+    });
+
+    it('shows who may edit, and records the model input, the edited input and the editor', () => {
+      const turn = editing('turn-e', 'e.1');
+      expect(turn.pending()[0]?.editors).toEqual(['ana']);
+      expect(turn.check(edit('e.1', 'ana', { path: 'b.txt' }), 'update')).toEqual({ accepted: true, repeat: false });
+      expect(turn.apply(edit('e.1', 'ana', { path: 'b.txt' }), 'update', new Date())).toMatchObject({
+        decision: 'approved',
+        input: { path: 'a.txt' },
+        editedInput: { path: 'b.txt' },
+        editedBy: 'ana',
+        outcome: 'recorded',
+      });
+    });
+
+    it('refuses an edit by someone not among the editors, even once the approval is decided', () => {
+      const turn = editing('turn-e', 'e.2');
+      expect(turn.check(edit('e.2', 'bob', { path: 'b.txt' }), 'update')).toMatchObject({
+        accepted: false,
+        cause: 'forbidden',
+      });
+      turn.apply({ approvalId: 'e.2', approved: true, approver: 'bob' }, 'update', new Date());
+      expect(turn.check(edit('e.2', 'bob', { path: 'b.txt' }), 'update')).toMatchObject({ cause: 'forbidden' });
+    });
+
+    it('takes the same edit again as a repeat, and another input as a conflict: the first decision wins', () => {
+      const turn = editing('turn-e', 'e.3');
+      turn.apply(edit('e.3', 'ana', { path: 'b.txt' }), 'update', new Date());
+      expect(turn.check(edit('e.3', 'ana', { path: 'b.txt' }), 'update')).toEqual({ accepted: true, repeat: true });
+      expect(turn.check(edit('e.3', 'ana', { path: 'c.txt' }), 'update')).toMatchObject({
+        accepted: false,
+        cause: 'conflict',
+      });
+      expect(turn.check({ approvalId: 'e.3', approved: true, approver: 'ana' }, 'update')).toMatchObject({
+        cause: 'conflict',
+      });
+    });
+
+    it('still takes a plain decision that names no approver where the rules only name editors', () => {
+      const turn = editing('turn-e', 'e.5');
+      expect(turn.check({ approvalId: 'e.5', approved: true }, 'update')).toEqual({ accepted: true, repeat: false });
+    });
+
+    it('ignores edited input sent by signal: only the update checks it against the tool first', () => {
+      const turn = editing('turn-e', 'e.4');
+      turn.receiveSignal(edit('e.4', 'ana', { path: 'b.txt' }), new Date());
+      expect(turn.pending()).toHaveLength(1);
+      expect(turn.ignored()).toEqual([
+        expect.objectContaining({
+          cause: 'invalid',
+          message: expect.stringMatching(/only through the respondToToolApprovals update/),
+        }),
+      ]);
+    });
+
+    it('reads input as an unknown field in turns before revision 7', () => {
+      const turn = book('turn-old', ['o.1']);
+      turn.trustDecisionsFrom({ requireSigned: false, keys: {} }, { bindsSignatures: true });
+      turn.receiveSignal(edit('o.1', 'ana', { path: 'b.txt' }), new Date());
+      expect(turn.ignored()).toEqual([
+        expect.objectContaining({ message: expect.stringMatching(/unknown field "input"/) }),
+      ]);
+    });
+  });
 });

@@ -81,4 +81,13 @@ describe('readDecision', () => {
     );
     expect(readDecision({ approvalId: 'a1', approved: true, signature: 'c2lnbmVk' })).toEqual(invalid);
   });
+
+  it('reads edited input only where the turn accepts it (revision 7), and only with an approval', () => {
+    const edited = { approvalId: 'a1', approved: true, approver: 'ana', input: { path: 'b.txt' } };
+    expect(readDecision(edited)).toEqual({ invalid: 'unknown field "input"' });
+    expect(readDecision(edited, { acceptsInput: true })).toEqual(edited);
+    expect(readDecision({ ...edited, approved: false }, { acceptsInput: true })).toEqual({
+      invalid: 'input goes only with approved: true',
+    });
+  });
 });

@@ -16,6 +16,20 @@ export function isNamedApprover(
   return approval.approvers.some((approver) => names.includes(approver));
 }
 
+/**
+ * Whether a person may approve with changed input: the approval names editors and this person among them (by id, or
+ * a channel identity as in approver lists). Nobody may when it names none.
+ */
+export function isNamedEditor(
+  person: string,
+  approval: Pick<PendingToolApproval, 'editors'>,
+  people: PersonDirectory,
+): boolean {
+  if (!approval.editors) return false;
+  const names = people.namesOf(person);
+  return approval.editors.some((editor) => names.includes(editor));
+}
+
 /** Whether a caller may decide an approval: a deciding token, and a person its approver list allows. */
 export function mayDecide(
   caller: Caller,

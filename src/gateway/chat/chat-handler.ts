@@ -290,8 +290,16 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
       if (part.state === 'approval-responded') {
         const { id: approvalId, approved, reason } = part.approval;
         const earlier = recorded.get(approvalId);
+        // An editor's arguments ride in the part's metadata (useChat's approval response has no field for them);
+        // the decision path checks the right to edit and the tool's schema like any other channel's.
+        const editedInput = (part.callProviderMetadata?.tollgate as { editedInput?: unknown } | undefined)?.editedInput;
         if (pendingIds.has(approvalId)) {
-          decisions.push({ approvalId, approved, ...(reason !== undefined && reason !== '' && { reason }) });
+          decisions.push({
+            approvalId,
+            approved,
+            ...(reason !== undefined && reason !== '' && { reason }),
+            ...(approved && editedInput !== undefined && { input: editedInput as DecisionRequest['input'] }),
+          });
         } else if (!earlier) {
           // Never trust a client's tool parts: an id this turn did not issue decides nothing.
           return `Approval "${approvalId}" is not one turn "${turnId}" asked for; nothing was decided.`;

@@ -273,6 +273,7 @@ function descriptorOf(approval: PendingToolApproval | undefined): Record<string,
     requestedAt: approval.requestedAt,
     ...(approval.expiresAt !== undefined && { expiresAt: approval.expiresAt }),
     ...(approval.approvers !== undefined && { approvers: approval.approvers }),
+    ...(approval.editors !== undefined && { editors: approval.editors }),
     ...(approval.quorum !== undefined && { quorum: approval.quorum }),
   };
 }
@@ -294,6 +295,8 @@ function approvalResponseChunk(entry: ToolApprovalAuditEntry): UIMessageChunk {
         decidedAt: entry.decidedAt,
         via: entry.via,
         ...(entry.approver !== undefined && { approver: entry.approver }),
+        ...(entry.editedInput !== undefined && { editedInput: entry.editedInput as never }),
+        ...(entry.editedBy !== undefined && { editedBy: entry.editedBy }),
       },
     },
   };

@@ -13,7 +13,7 @@ import { decisionsInMessages, withVouchedDecisions, type DecisionInMessages } fr
 import { neutraliseText } from './neutralise-text';
 import { signDecision, type DecisionSigningKey } from './sign-decision';
 import { toGatewayError } from '../http/to-gateway-error';
-import { isNamedApprover } from '../auth/turn-access';
+import { isNamedApprover, isNamedEditor } from '../auth/turn-access';
 import { defaultReadTimeoutMs, readTurnState, workflowIdOfApprovalId } from '../turns/turn-reads';
 
 /** One decision as an approver sends it; the approver itself comes from the channel's identity. */
@@ -23,6 +23,8 @@ export interface DecisionRequest {
   reason?: string;
   /** Digest of the tool input the approver was shown; the pending approval's when absent. */
   argumentsDigest?: string;
+  /** Approve with this input instead (only the approval's `editors`; see docs/editing-arguments.md). */
+  input?: ToolApprovalDecision['input'];
 }
 
 /** Who decides: the person (what rights compare) and the channel identity they came as (for the audit). */
@@ -227,6 +229,7 @@ export class ApprovalDecisions {
               ...(workflowId !== undefined && { workflowId }),
               approved: request.approved,
               ...(request.reason !== undefined && { reason: request.reason }),
+              ...(request.input !== undefined && { editedInput: request.input }),
               outcome: outcomes[index] ?? 'refused',
               ...(refusal && { refusal: { code: refusal.kind, detail: refusal.detail } }),
             })
@@ -299,6 +302,15 @@ export class ApprovalDecisions {
         { approvalId: request.approvalId },
       );
     }
+    if (request.input !== undefined && pending && !isNamedEditor(actor.person, pending, this.people)) {
+      throw new GatewayError(
+        'forbidden',
+        pending.editors
+          ? `"${actor.person}" may not change the input of approval "${request.approvalId}"; only ${pending.editors.join(', ')} may. Approve it as asked or deny it.`
+          : `Approval "${request.approvalId}" may not be approved with changed input: nobody may edit its arguments (the operator's policy names no editors).`,
+        { approvalId: request.approvalId },
+      );
+    }
     const argumentsDigest = request.argumentsDigest ?? shownDigest;
     const decision = {
       approvalId: request.approvalId,
@@ -306,6 +318,7 @@ export class ApprovalDecisions {
       approver: actor.person,
       ...(request.reason !== undefined && { reason: request.reason }),
       ...(argumentsDigest !== undefined && { argumentsDigest }),
+      ...(request.input !== undefined && { input: request.input }),
     };
     // An approval the turn does not know is refused by the turn; there is nothing to bind a signature to.
     if (!this.options.signingKey || !entry) return decision;

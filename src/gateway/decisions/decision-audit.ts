@@ -33,6 +33,8 @@ export interface DecisionAttempt {
   approved: boolean;
   /** The reason sent with it. */
   reason?: string;
+  /** The input an approver asked the call to run with instead of the model's (see docs/editing-arguments.md). */
+  editedInput?: unknown;
   /** What became of it. */
   outcome: DecisionAttemptOutcome;
   /** Why it was refused or failed: the problem kind and its detail. */

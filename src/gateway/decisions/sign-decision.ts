@@ -1,9 +1,11 @@
 import { sign, type KeyObject } from 'node:crypto';
 import {
   boundDecisionSignaturePayload,
+  editedInputDigestOf,
   type DecisionBinding,
   type DecisionSignature,
   type SignedDecisionFields,
+  type ToolApprovalDecision,
 } from '../../protocol';
 
 /** The gateway's decision-signing key: an Ed25519 private key and the id workers know its public key by. */
@@ -15,9 +17,11 @@ export interface DecisionSigningKey {
 }
 
 /** A decision as the workflow receives it from a gateway: who, what, on what arguments, and the signature. */
-export interface SignedDecision extends SignedDecisionFields {
+export interface SignedDecision extends Omit<SignedDecisionFields, 'editedInputDigest'> {
   argumentsDigest: string;
   signature: DecisionSignature;
+  /** The input an editor approved instead of the model's; the signature binds its digest. */
+  input?: ToolApprovalDecision['input'];
 }
 
 /**
@@ -31,7 +35,9 @@ export interface SignedDecision extends SignedDecisionFields {
  * await tollgate.decideMany(workflowId, [signed]);
  */
 export function signDecision(
-  decision: Omit<SignedDecisionFields, 'argumentsDigest'>,
+  decision: Omit<SignedDecisionFields, 'argumentsDigest' | 'editedInputDigest'> & {
+    input?: ToolApprovalDecision['input'];
+  },
   binding: Omit<DecisionBinding, 'approvalId'>,
   key: DecisionSigningKey,
   now: Date = new Date(),
@@ -44,12 +50,17 @@ export function signDecision(
     argumentsDigest: binding.argumentsDigest,
   };
   const signedAt = now.toISOString();
+  const editedInputDigest = editedInputDigestOf(decision);
   const payload = boundDecisionSignaturePayload(
     { ...binding, approvalId: decision.approvalId },
-    fields,
+    { ...fields, ...(editedInputDigest !== undefined && { editedInputDigest }) },
     key.keyId,
     signedAt,
   );
   const value = sign(null, Buffer.from(payload, 'utf8'), key.privateKey).toString('base64url');
-  return { ...fields, signature: { keyId: key.keyId, signedAt, value } };
+  return {
+    ...fields,
+    ...(decision.input !== undefined && { input: decision.input }),
+    signature: { keyId: key.keyId, signedAt, value },
+  };
 }

@@ -41,24 +41,43 @@ export type StartTurnBody = z.infer<typeof startTurnBodySchema>;
 
 const reasonSchema = z.string().max(2000).optional().describe('Why; the model reads it when the call is denied.');
 
+/** An editor's replacement for the model's input (see docs/editing-arguments.md). */
+const editedInputSchema = z
+  .unknown()
+  .optional()
+  .describe(
+    "Approve with this input instead of the model's (approved: true only; only the approval's editors; checked against the tool's input schema).",
+  );
+
+const inputOnlyWhenApproved = {
+  message: 'input goes only with approved: true (a denied call runs nothing)',
+  path: ['input'],
+};
+
 /** `POST /v1/approvals/:approvalId/decision`. */
-export const decisionBodySchema = z.strictObject({
-  approved: z.boolean().describe('true lets the call run; false denies it.'),
-  reason: reasonSchema,
-  argumentsDigest: argumentsDigestSchema,
-});
+export const decisionBodySchema = z
+  .strictObject({
+    approved: z.boolean().describe('true lets the call run; false denies it.'),
+    reason: reasonSchema,
+    argumentsDigest: argumentsDigestSchema,
+    input: editedInputSchema,
+  })
+  .refine((body) => body.input === undefined || body.approved, inputOnlyWhenApproved);
 export type DecisionBody = z.infer<typeof decisionBodySchema>;
 
 /** `POST /v1/turns/:workflowId/decisions`: several decisions on one turn, applied all or none. */
 export const batchDecisionBodySchema = z.strictObject({
   responses: z
     .array(
-      z.strictObject({
-        approvalId: approvalIdSchema,
-        approved: z.boolean(),
-        reason: reasonSchema,
-        argumentsDigest: argumentsDigestSchema,
-      }),
+      z
+        .strictObject({
+          approvalId: approvalIdSchema,
+          approved: z.boolean(),
+          reason: reasonSchema,
+          argumentsDigest: argumentsDigestSchema,
+          input: editedInputSchema,
+        })
+        .refine((response) => response.input === undefined || response.approved, inputOnlyWhenApproved),
     )
     .min(1)
     .max(100),

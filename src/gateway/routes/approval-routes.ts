@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PendingApprovalOfTurn } from '../../client';
 import type { AgentTurnState, PendingToolApproval } from '../../protocol';
 import { requireScope, type Caller } from '../auth/authenticate';
+import type { DecisionRequest } from '../decisions/approval-decisions';
 import type { GatewayContext } from '../gateway-context';
 import { GatewayError } from '../http/gateway-error';
 import {
@@ -61,10 +62,11 @@ export function registerApprovalRoutes(app: FastifyInstance, context: GatewayCon
     const caller = requireScope(request, 'approvals:decide');
     parseInput(emptyQuerySchema, request.query, 'query');
     const { approvalId } = parseInput(approvalParamsSchema, request.params, 'params');
-    const body = parseInput(decisionBodySchema, request.body, 'body');
+    const { input, ...body } = parseInput(decisionBodySchema, request.body, 'body');
     return context.decisions.decideOne(
       { person: caller.person, identity: `token:${caller.person}` },
-      { approvalId, ...body },
+      // Parsed from a JSON body, so JSON by construction.
+      { approvalId, ...body, ...(input !== undefined && { input: input as DecisionRequest['input'] }) },
     );
   });
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { newTurnId } from '../../client';
 import { requireScope } from '../auth/authenticate';
+import type { DecisionRequest } from '../decisions/approval-decisions';
 import type { GatewayContext } from '../gateway-context';
 import { GatewayError } from '../http/gateway-error';
 import {
@@ -73,7 +74,8 @@ export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext
     const decisions = await context.decisions.decideBatch(
       { person: caller.person, identity: `token:${caller.person}` },
       workflowId,
-      responses,
+      // Parsed from a JSON body, so any edited input is JSON by construction.
+      responses as DecisionRequest[],
     );
     return { decisions };
   });

@@ -10,6 +10,7 @@ import {
 import type { TollgateClient } from '../../../src/client';
 import type { ConversationInput } from '../../../src/protocol';
 import type { ModelServer } from '../../../src/dev/model-server';
+import type { OperatorPolicy } from '../../../src/policy';
 import { chatExtension } from '../../../src/gateway/chat';
 import { createTestEnvironment } from '../../support/test-environment';
 import { createTestTools, type ToolRun } from '../../support/test-tools';
@@ -30,12 +31,18 @@ export interface ChatStack {
 export const allowedOrigin = 'http://chat.example';
 
 export async function startChatStack(
-  options: { worker?: boolean; allowedOrigins?: string[]; conversation?: ConversationInput } = {},
+  options: {
+    worker?: boolean;
+    allowedOrigins?: string[];
+    conversation?: ConversationInput;
+    policy?: OperatorPolicy;
+  } = {},
 ): Promise<ChatStack> {
   const { tools, runs } = createTestTools();
   const environment = await createTestEnvironment({
     tools,
     taskQueuePrefix: 'chat',
+    ...(options.policy && { policy: options.policy }),
     startWorker: options.worker !== false,
     // Heartbeats reach the server within 200 ms, so the chat sees the model's tokens while it runs.
     workerOptions: { maxHeartbeatThrottleInterval: '200ms', defaultHeartbeatThrottleInterval: '200ms' },

@@ -20,7 +20,8 @@ let second: InboxGateway;
 
 beforeAll(async () => {
   smtp = await startSmtpTestServer();
-  environment = await createTestEnvironment({ tools });
+  // ana may approve deleteFile with changed arguments (the operator's policy names editors; nobody else may).
+  environment = await createTestEnvironment({ tools, policy: { tools: { deleteFile: { editors: ['ana'] } } } });
   const usedTokensFolder = sharedUsedTokens();
   first = await startInboxGateway(environment.tollgate, {
     smtpUrl: smtp.url,
@@ -219,6 +220,41 @@ describe('the approver inbox', () => {
     ]);
     await forBob.handle.cancel();
     await own.handle.cancel();
+  });
+
+  it('approves with edited arguments for an editor: the tool runs with them, the audit shows both', async () => {
+    const turn = await waitingTurn();
+    await listedFor('ana@example.com', (ids) => ids.includes(turn.approvalId));
+    const page = await first.request('GET', '/inbox', { forwardedEmail: 'ana@example.com' });
+    expect(page.text).toContain('Edit arguments of deleteFile');
+    const path = `/inbox/approvals/${encodeURIComponent(turn.approvalId)}/decision`;
+    // Input the tool's schema refuses changes nothing.
+    const wrong = await first.request('POST', path, {
+      forwardedEmail: 'ana@example.com',
+      json: { approved: true, input: { path: 42 } },
+    });
+    expect(wrong.status).toBe(400);
+    const edited = await first.request('POST', path, {
+      forwardedEmail: 'ana@example.com',
+      json: { approved: true, input: { path: `${turn.marker}-kept.txt` } },
+    });
+    expect(edited.status).toBe(200);
+    const result = await turn.handle.result();
+    expect(turn.toolRuns().map((run) => run.input)).toEqual([{ path: `${turn.marker}-kept.txt` }]);
+    expect(result.audit).toEqual([
+      expect.objectContaining({
+        decision: 'approved',
+        approver: 'ana',
+        input: { path: `${turn.marker}.txt` },
+        editedInput: { path: `${turn.marker}-kept.txt` },
+        editedBy: 'ana',
+      }),
+    ]);
+    const attempts = await first.audit.read({ approvalId: turn.approvalId });
+    expect(attempts.map((attempt) => [attempt.channel, attempt.outcome])).toEqual([
+      ['inbox', 'refused'],
+      ['inbox', 'recorded'],
+    ]);
   });
 
   it('believes X-Forwarded-Email only from a trusted proxy address', async () => {

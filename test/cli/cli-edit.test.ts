@@ -1,0 +1,100 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { createTestEnvironment, uniqueMarker, waitForPending, type TestEnvironment } from '../support/test-environment';
+import { createTestTools } from '../support/test-tools';
+
+const execFileAsync = promisify(execFile);
+const cliPath = path.resolve(__dirname, '../../bin/tollgate.js');
+const { tools, runs } = createTestTools();
+let environment: TestEnvironment;
+
+beforeAll(async () => {
+  // The operator lets cli-user (the $USER the CLI decides as) approve deleteFile with changed arguments.
+  environment = await createTestEnvironment({ tools, policy: { tools: { deleteFile: { editors: ['cli-user'] } } } });
+});
+afterAll(async () => {
+  await environment?.close();
+});
+
+async function tollgate(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  const env = {
+    ...process.env,
+    TEMPORAL_ADDRESS: environment.address,
+    TOLLGATE_TASK_QUEUE: environment.taskQueue,
+    USER: 'cli-user',
+    TOLLGATE_STATE_DIR: path.join(os.tmpdir(), 'tollgate-cli-edit-test-state'),
+    TOLLGATE_GATEWAY_URL: '',
+    npm_command: '',
+  };
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, [cliPath, ...args], { env });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+  }
+}
+
+async function waitingTurn() {
+  const marker = uniqueMarker();
+  environment.model.scriptFor(
+    marker,
+    { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: 'notes.txt' } }] },
+    { text: 'done' },
+  );
+  const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} tidy` }] });
+  const [approval] = await waitForPending(handle, 1);
+  return { marker, handle, approvalId: approval!.approvalId };
+}
+
+describe('tollgate approve --input', () => {
+  it('approves with edited arguments, the tool runs with them, and the audit keeps both', async () => {
+    const { marker, handle, approvalId } = await waitingTurn();
+    const approved = await tollgate('approve', approvalId, '--input', '{"path":"drafts/notes.txt"}');
+    expect(approved).toMatchObject({ code: 0 });
+    expect(approved.stdout).toMatch(/deleteFile approved by cli-user/);
+    expect(approved.stdout).toContain('It runs with the edited input {"path":"drafts/notes.txt"}');
+    const result = await handle.result();
+    expect(result.audit[0]).toMatchObject({
+      input: { path: 'notes.txt' },
+      editedInput: { path: 'drafts/notes.txt' },
+      editedBy: 'cli-user',
+    });
+    expect(runs.filter((run) => run.toolCallId === `${marker}-1`).map((run) => run.input)).toEqual([
+      { path: 'drafts/notes.txt' },
+    ]);
+  });
+
+  it('reads the edited arguments from a file, and refuses input the tool does not take or that is not JSON', async () => {
+    const { marker, handle, approvalId } = await waitingTurn();
+    const wrong = await tollgate('approve', approvalId, '--input', '{"path":7}');
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toMatch(/^tollgate: .*does not fit tool "deleteFile"/);
+    const notJson = await tollgate('approve', approvalId, '--input', '{path:');
+    expect(notJson.code).toBe(2);
+    expect(notJson.stderr).toMatch(/--input is not JSON/);
+    const onDeny = await tollgate('deny', approvalId, '--input', '{}');
+    expect(onDeny.stderr).toMatch(/go with approve only/);
+    expect(await environment.tollgate.pending({ workflowId: handle.workflowId })).toHaveLength(1);
+    expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toEqual([]);
+
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'tollgate-edit-')), 'input.json');
+    writeFileSync(file, JSON.stringify({ path: 'from-file.txt' }));
+    expect((await tollgate('approve', approvalId, '--input-file', file)).code).toBe(0);
+    await handle.result();
+    expect(runs.filter((run) => run.toolCallId === `${marker}-1`).map((run) => run.input)).toEqual([
+      { path: 'from-file.txt' },
+    ]);
+  });
+
+  it('refuses an edit by someone the policy does not name as an editor', async () => {
+    const { handle, approvalId } = await waitingTurn();
+    const refused = await tollgate('approve', approvalId, '--approver', 'mallory', '--input', '{"path":"x"}');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/"mallory" may not change the input/);
+    expect(await environment.tollgate.pending({ workflowId: handle.workflowId })).toHaveLength(1);
+  });
+});
