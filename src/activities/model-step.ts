@@ -1,5 +1,6 @@
 import type { AgentTurnInput, AssistantContentPart, PlannedToolCall, ToolCallPart } from '../protocol';
 import { appendTranscript, resolveStoredContent } from '../store';
+import { boundToolArguments } from './bound-tool-arguments';
 import { checkTurnInput } from './check-turn-input';
 import { issueApproval, planToolCalls, type PlanningContext } from './plan-tool-calls';
 import { planningContextOf } from './planning-context';
@@ -26,7 +27,7 @@ export async function runModelStep(
   );
   const { input, settings, offered } = checked;
   const messages = await resolveStoredContent(store, await readWholeTranscript(store, transcript));
-  const modelStep = await dependencies.callModel(
+  const answer = await dependencies.callModel(
     {
       messages,
       tools: registry.manifest(offered),
@@ -36,6 +37,8 @@ export async function runModelStep(
     },
     heartbeat.sink,
   );
+  // Arguments too large for a workflow's payloads become an error the model reads, never a step that cannot finish.
+  const modelStep = { ...answer, ...boundToolArguments(answer.content, answer.invalidToolCalls) };
   const context = planningContextOf(workflowId, checked, messages, dependencies);
   const ours = modelStep.content.filter(
     (part): part is ToolCallPart => part.type === 'tool-call' && !part.providerExecuted,
