@@ -1,4 +1,4 @@
-import type { AssistantContentPart } from '../protocol';
+import { formatBytes, type AssistantContentPart } from '../protocol';
 import type { InvalidToolCall } from './activity-types';
 
 /**
@@ -55,12 +55,4 @@ export function boundToolArguments(
     return { ...part, input: `${kept}… [${formatBytes(bytes)} of arguments not kept]` };
   });
   return { content: bounded, invalidToolCalls: invalid };
-}
-
-/** `3 MiB (3,145,728 bytes)`, `256 KiB`: a size a person (or a model) reads at a glance. */
-function formatBytes(bytes: number): string {
-  const grouped = bytes.toLocaleString('en-US');
-  if (bytes >= 1024 * 1024) return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MiB (${grouped} bytes)`;
-  if (bytes >= 1024) return `${Math.round((bytes / 1024) * 10) / 10} KiB (${grouped} bytes)`;
-  return `${grouped} bytes`;
 }
