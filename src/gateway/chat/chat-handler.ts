@@ -17,6 +17,7 @@ import { ChatRateLimit } from './chat-rate-limit';
 import { readChatHistory } from './chat-history';
 import { chatIdSchema, parseChatRequest } from './chat-request';
 import { followTurn, type FollowTiming } from './follow-turn';
+import { queuedMessageChunks } from './queued-message';
 import { TurnReader } from './read-turn';
 import { TurnRenderer } from './turn-renderer';
 
@@ -144,11 +145,21 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         const conversationId = conversationIdOf(parsed.chatId, user);
         if (parsed.kind === 'message') {
           requireScope(caller, 'turns:start');
-          const { turnId } = await tollgate.sendMessage(
+          const { turnId, queued } = await tollgate.sendMessage(
             conversationId,
             { content: parsed.content, requester: user },
             options.conversation ?? {},
           );
+          // Behind approvals (and not superseding them), the message waits for a person: say so, and end the stream.
+          const waitsFor =
+            queued && options.conversation?.onMessageWhilePending !== 'supersede'
+              ? (await tollgate.conversationState(conversationId)).pending
+              : [];
+          if (waitsFor.length > 0) {
+            return streamResponse(corsHeaders, async (write) => {
+              for (const chunk of queuedMessageChunks(turnId, waitsFor)) write(chunk);
+            });
+          }
           return streamResponse(corsHeaders, (write) =>
             followTurn({
               reader: new TurnReader(tollgate, turnId),
