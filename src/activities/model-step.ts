@@ -1,5 +1,6 @@
 import type { AgentTurnInput, AssistantContentPart, PlannedToolCall, ToolCallPart } from '../protocol';
 import { appendTranscript, resolveStoredContent } from '../store';
+import { boundAnswerText } from './bound-answer-text';
 import { boundToolArguments } from './bound-tool-arguments';
 import { checkTurnInput } from './check-turn-input';
 import { issueApproval, planToolCalls, type PlanningContext } from './plan-tool-calls';
@@ -37,8 +38,9 @@ export async function runModelStep(
     },
     heartbeat.sink,
   );
-  // Arguments too large for a workflow's payloads become an error the model reads, never a step that cannot finish.
-  const modelStep = { ...answer, ...boundToolArguments(answer.content, answer.invalidToolCalls) };
+  // Too large for a workflow's payloads: arguments become an error the model reads, text is cut; the step finishes.
+  const bounded = boundToolArguments(boundAnswerText(answer.content), answer.invalidToolCalls);
+  const modelStep = { ...answer, ...bounded };
   const context = planningContextOf(workflowId, checked, messages, dependencies);
   const ours = modelStep.content.filter(
     (part): part is ToolCallPart => part.type === 'tool-call' && !part.providerExecuted,

@@ -39,3 +39,15 @@ describe('agentTurn with oversized payloads', () => {
     });
   }, 60_000);
 });
+
+describe('agentTurn with an oversized answer', () => {
+  it('keeps a 3 MiB model answer from failing the step: the text is cut at the limit, saying so, and the turn completes', async () => {
+    const marker = uniqueMarker();
+    environment.model.scriptFor(marker, { text: `${'word '.repeat(600_000)}the end` });
+    const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} go` }] });
+    const result = await handle.result();
+    expect(result.status).toBe('completed');
+    expect(result.text.length).toBeLessThan(300 * 1024);
+    expect(result.text).toMatch(/^word word [\s\S]*… \[the rest of the model's answer \(2\.\d MiB .*\) was not kept/);
+  }, 60_000);
+});
