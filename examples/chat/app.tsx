@@ -254,13 +254,38 @@ function splitQueued(messages: UIMessage[]): { shown: UIMessage[]; queued: UIMes
   return { shown: messages.slice(0, end), queued: messages.slice(end) };
 }
 
+/** Where this tab keeps messages it queued and has not sent yet, so a reload shows them (and sends them) still. */
+const queuedStorageKey = `tollgate-chat-queued:${config.chatId}`;
+
+function loadLocalQueued(): string[] {
+  try {
+    const stored: unknown = JSON.parse(sessionStorage.getItem(queuedStorageKey) ?? '[]');
+    return Array.isArray(stored) ? stored.filter((text): text is string => typeof text === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+function saveLocalQueued(texts: string[]): void {
+  try {
+    if (texts.length > 0) sessionStorage.setItem(queuedStorageKey, JSON.stringify(texts));
+    else sessionStorage.removeItem(queuedStorageKey);
+  } catch {
+    // Storage off or full: the queue still works until a reload.
+  }
+}
+
 function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
   const [input, setInput] = useState('');
   const [start] = useState(() => splitQueued(initialMessages));
   /** Messages the conversation already holds in its queue (from the history): answered after the approval. */
   const [serverQueued, setServerQueued] = useState<UIMessage[]>(start.queued);
-  /** Messages typed while an approval waits: sent once it is decided and its turn has ended. */
-  const [localQueued, setLocalQueued] = useState<string[]>([]);
+  /**
+   * Messages typed while an approval waits: sent once it is decided and its turn has ended. Kept in this tab's
+   * sessionStorage until sent, so a reload neither loses them nor hides them.
+   */
+  const [localQueued, setLocalQueued] = useState<string[]>(loadLocalQueued);
+  useEffect(() => saveLocalQueued(localQueued), [localQueued]);
   /** Decisions clicked and not yet sent: "Approved" shows only once a decision is on its way. */
   const unsent = useRef(new Set<string>());
   const { messages, sendMessage, addToolApprovalResponse, status, error, setMessages, resumeStream } = useChat({

@@ -1,5 +1,7 @@
 import type { AgentTurnInput, AssistantContentPart, PlannedToolCall, ToolCallPart } from '../protocol';
 import { appendTranscript, resolveStoredContent } from '../store';
+import { boundAnswerText } from './bound-answer-text';
+import { boundToolArguments } from './bound-tool-arguments';
 import { checkTurnInput } from './check-turn-input';
 import { issueApproval, planToolCalls, type PlanningContext } from './plan-tool-calls';
 import { planningContextOf } from './planning-context';
@@ -26,7 +28,7 @@ export async function runModelStep(
   );
   const { input, settings, offered } = checked;
   const messages = await resolveStoredContent(store, await readWholeTranscript(store, transcript));
-  const modelStep = await dependencies.callModel(
+  const answer = await dependencies.callModel(
     {
       messages,
       tools: registry.manifest(offered),
@@ -36,6 +38,9 @@ export async function runModelStep(
     },
     heartbeat.sink,
   );
+  // Too large for a workflow's payloads: arguments become an error the model reads, text is cut; the step finishes.
+  const bounded = boundToolArguments(boundAnswerText(answer.content), answer.invalidToolCalls);
+  const modelStep = { ...answer, ...bounded };
   const context = planningContextOf(workflowId, checked, messages, dependencies);
   const ours = modelStep.content.filter(
     (part): part is ToolCallPart => part.type === 'tool-call' && !part.providerExecuted,

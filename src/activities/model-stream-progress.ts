@@ -1,5 +1,6 @@
 import { Context } from '@temporalio/activity';
 import type { ToolResultPart } from '../protocol';
+import { answerTextLimits } from './bound-answer-text';
 
 /** The `type` of the heartbeat details a streaming model call reports. */
 export const modelStreamHeartbeatType = 'tollgate-model-stream';
@@ -112,7 +113,15 @@ export class ModelStreamReporter {
     this.dirty = false;
     this.reported = true;
     this.lastReportAt = Date.now();
-    this.sink({ ...this.progress, toolCalls: [...this.progress.toolCalls] });
+    // Heartbeat details have Temporal's payload limit too: a very long answer shows live up to what the step keeps.
+    const { text, reasoning } = this.progress;
+    this.sink({
+      ...this.progress,
+      text: text.length > answerTextLimits.stepBytes ? text.slice(0, answerTextLimits.stepBytes) : text,
+      reasoning:
+        reasoning.length > answerTextLimits.stepBytes ? reasoning.slice(0, answerTextLimits.stepBytes) : reasoning,
+      toolCalls: [...this.progress.toolCalls],
+    });
   }
 
   private changed(): void {

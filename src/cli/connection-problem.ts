@@ -32,3 +32,20 @@ function firstLine(message: unknown): string {
   const line = text.split('\n')[0]!.trim();
   return line.length > 200 ? `${line.slice(0, 200)}…` : line;
 }
+
+/** The one line a command prints while it waits for Temporal to come back. */
+export function temporalRetryNotice(address: string, detail: string): string {
+  return `Temporal unavailable at ${address}, retrying… (${detail}; is \`npm run dev\` still running?)`;
+}
+
+/** Temporal is not there: said in one paragraph with the address and the fix, never as a stack trace. */
+export class TemporalUnavailableError extends Error {
+  override readonly name = 'TemporalUnavailableError';
+  constructor(
+    message: string,
+    /** What the connection attempt saw (`nothing listens on …`). */
+    readonly detail: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,7 +1,7 @@
 import type { TollgateClient } from '../client';
 import type { AgentTurnResult, AgentTurnState } from '../protocol';
 import { commandName } from './command-name';
-import { connectionProblemOf } from './connection-problem';
+import { connectionProblemOf, temporalRetryNotice } from './connection-problem';
 import { clip, formatDecision, formatMessage, formatPending } from './format-turn';
 
 const pollIntervalMs = 300;
@@ -53,7 +53,7 @@ export async function followTurn(tollgate: TollgateClient, workflowId: string, o
     const problem = connectionProblemOf(error);
     const notice =
       problem.type === 'unavailable'
-        ? `Temporal unavailable at ${options.address}, retrying… (${clip(problem.detail)}; is \`npm run dev\` still running?)`
+        ? temporalRetryNotice(options.address, clip(problem.detail))
         : `Cannot read turn ${workflowId} yet (${clip(problem.detail)}): is a Tollgate worker running? Retrying…`;
     if (notice !== outage) print(notice);
     outage = notice;

@@ -6,13 +6,17 @@ import { GatewayClient, isGatewayUnreachableError } from '../client/gateway-clie
 import { probeEndpoint } from '../client/probe-endpoint';
 import { temporalSettingsFromEnvironment } from '../client/temporal-settings';
 import { commandName } from './command-name';
-import { connectionProblemOf, temporalUnavailableMessage } from './connection-problem';
+import { connectionProblemOf, TemporalUnavailableError, temporalUnavailableMessage } from './connection-problem';
 import { decideCommand } from './decide-command';
 import { editedInputOption } from './edited-input-option';
 import { followTurn } from './follow-turn';
 import { pendingCommand } from './pending-command';
 import { runCommand } from './run-command';
 import { statusCommand } from './status-command';
+import { TemporalRetry } from './temporal-retry';
+
+/** How long `status` waits for Temporal before it says it is not there. */
+const statusRetryMs = 5_000;
 
 const usage = `Usage: ${commandName()} <command> [options]
 
@@ -94,7 +98,18 @@ async function main(): Promise<void> {
     }
     return;
   }
-  const tollgate = await connectToTemporal();
+  // `follow` waits for Temporal as long as it takes (it is what a person runs after a restart); `status` a moment.
+  const retry =
+    command === 'follow'
+      ? new TemporalRetry({ address: temporalAddress(), print: (line) => console.log(line) })
+      : command === 'status'
+        ? new TemporalRetry({
+            address: temporalAddress(),
+            print: (line) => console.error(line),
+            giveUpAfterMs: statusRetryMs,
+          })
+        : undefined;
+  const tollgate = retry ? await retry.run(connectToTemporal) : await connectToTemporal();
   try {
     switch (command) {
       case 'run': {
@@ -144,7 +159,8 @@ async function main(): Promise<void> {
       case 'status': {
         const [workflowId] = rest;
         if (!workflowId) throw new UsageError(`status needs a turn id: ${commandName()} status <turnId>`);
-        await statusCommand(tollgate, { workflowId, json: values.json });
+        const reader = { state: (id: string) => retry!.run(() => tollgate.state(id)) };
+        await statusCommand(reader, { workflowId, json: values.json });
         return;
       }
       default:
@@ -157,11 +173,6 @@ async function main(): Promise<void> {
 
 class UsageError extends Error {
   override readonly name = 'UsageError';
-}
-
-/** Temporal is not there: said in one paragraph with the address and the fix, never as a stack trace. */
-class TemporalUnavailableError extends Error {
-  override readonly name = 'TemporalUnavailableError';
 }
 
 function temporalAddress(): string {
@@ -178,14 +189,15 @@ async function connectToTemporal(): Promise<TollgateClient> {
   );
   const probe = proxied ? undefined : await probeEndpoint(address);
   if (probe && probe.type !== 'open')
-    throw new TemporalUnavailableError(temporalUnavailableMessage(address, probe.detail));
+    throw new TemporalUnavailableError(temporalUnavailableMessage(address, probe.detail), probe.detail);
   try {
     return await TollgateClient.connect({
       ...settings,
       connectionOptions: { ...settings.connectionOptions, connectTimeout: 5_000 },
     } as typeof settings);
   } catch (error) {
-    throw new TemporalUnavailableError(temporalUnavailableMessage(address, connectionProblemOf(error).detail));
+    const { detail } = connectionProblemOf(error);
+    throw new TemporalUnavailableError(temporalUnavailableMessage(address, detail), detail);
   }
 }
 

@@ -3,6 +3,7 @@ export {
   isApprovalDecisionError,
   type ApprovalDecisionErrorCode,
 } from './approval-decision-error';
+export { fitTurnInput, isTurnInputTooLargeError, TurnInputTooLargeError, turnInputLimits } from './fit-turn-input';
 export { GatewayClient } from './gateway-client';
 export { judgeDecisionsOnClosedTurn, type ClosedTurnRecord } from './judge-closed-turn';
 export {

@@ -44,7 +44,8 @@ import {
   submitToolOutputUpdate,
   toolApprovalResponseSignal,
 } from '../workflows/definitions';
-import { contentStoreFromEnvironment, readTranscript, type ContentStore } from '../store';
+import { appendTranscript, contentStoreFromEnvironment, readTranscript, type ContentStore } from '../store';
+import { fitTurnInput } from './fit-turn-input';
 import {
   ApprovalDecisionError,
   isApprovalDecisionError,
@@ -105,10 +106,22 @@ export class TollgateClient {
     return this.client.workflow.start<typeof agentTurn>(agentTurnWorkflowType, {
       taskQueue: this.taskQueue,
       workflowId: options.workflowId ?? newTurnId(),
-      args: [parsed.data],
+      args: [await this.fitted(parsed.data)],
       typedSearchAttributes: [{ key: pendingApprovalsSearchAttribute, value: [] }],
       staticSummary: summarise(parsed.data),
     });
+  }
+
+  /**
+   * The input as it can travel to the workflow: when it is too large for Temporal's payloads, the messages before the
+   * last user message go to the content store as the turn's transcript (the worker reads them back for the model);
+   * a `TurnInputTooLarge` error when even the rest is too large, before anything starts.
+   */
+  private async fitted(input: AgentTurnInput): Promise<AgentTurnInput> {
+    const plan = fitTurnInput(input);
+    if (plan.kind === 'inline') return input;
+    const transcript = await appendTranscript(this.store, input.transcript, plan.stored);
+    return { ...input, messages: plan.inline, ...(transcript !== undefined && { transcript }) };
   }
 
   /** The handle of an existing turn. */

@@ -10,6 +10,7 @@ export {
   type ModelSettings,
   type ProviderTool,
 } from './agent-turn';
+export { formatBytes } from './format-bytes';
 export { durationSchema, durationToMilliseconds, type Duration } from './duration';
 export {
   conversationInputSchema,

@@ -207,6 +207,48 @@ describe('the example chat page in a browser', () => {
     expect(stack.runs.filter((run) => (run.input as { path?: string }).path === 'queue.txt')).toHaveLength(1);
   });
 
+  it('keeps a queued message through a reload, shows it as queued, and sends it after the decision', async () => {
+    const marker = uniqueMarker();
+    stack.model.scriptFor(
+      marker,
+      { toolCalls: [{ name: 'deleteFile', arguments: { path: 'kept-queue.txt' } }] },
+      { text: 'Deleted kept-queue.txt.' },
+      { text: 'Answer to the message queued before the reload.' },
+    );
+    const chatId = `keepq-${marker.slice(6, 14)}`;
+    await inPage('queue-reload', async (page) => {
+      await page.goto(`${example.url}/?chat=${chatId}`);
+      await page.getByTestId('input').fill(`${marker} delete kept-queue.txt`);
+      await page.getByTestId('send').click();
+      await page.getByTestId('approve').waitFor({ timeout: 20_000 });
+      await page.getByTestId('input').fill('a message queued before the reload');
+      await page.getByTestId('send').click();
+      await page.getByTestId('queued-note').waitFor({ timeout: 5_000 });
+
+      await page.reload();
+      await page.getByTestId('approve').waitFor({ timeout: 20_000 });
+      await page.getByTestId('queued-note').waitFor({ timeout: 5_000 });
+      expect(await page.getByTestId('message-queued').textContent()).toContain('a message queued before the reload');
+      // Not sent yet: the conversation holds no queued message, only this tab does.
+      expect((await stack.tollgate.conversationState(`chat:ana:${chatId}`)).queued).toEqual([]);
+      await keepScreenshot(page, 'queued-after-reload');
+
+      await page.getByRole('button', { name: 'Approve deleteFile' }).click();
+      await page.getByText('Deleted kept-queue.txt.').waitFor({ timeout: 20_000 });
+      await page.getByText('Answer to the message queued before the reload.').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('message-queued').count()).toBe(0);
+      expect(await page.getByTestId('message-user').allTextContents()).toEqual([
+        `${marker} delete kept-queue.txt`,
+        'a message queued before the reload',
+      ]);
+      // Sent once: a reload now shows it in the history only, not queued again.
+      await page.reload();
+      await page.getByText('Answer to the message queued before the reload.').waitFor({ timeout: 20_000 });
+      expect(await page.getByTestId('message-queued').count()).toBe(0);
+    });
+    expect(stack.runs.filter((run) => (run.input as { path?: string }).path === 'kept-queue.txt')).toHaveLength(1);
+  });
+
   it('sends a decision on one of two waiting calls at once, so it survives a reload', async () => {
     const marker = uniqueMarker();
     stack.model.scriptFor(

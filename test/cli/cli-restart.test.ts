@@ -74,4 +74,44 @@ describe('tollgate run through a dev stack restart', () => {
     expect(output).not.toMatch(/\n\s+at /);
     expect(existsSync(path.join(workspace, 'later.txt'))).toBe(true);
   }, 240_000);
+
+  it('`follow` started while Temporal is down waits for it, then follows the turn to its result', async () => {
+    dev ??= await startDev(devOptions());
+    const started = await execFileAsync(process.execPath, [cliPath, 'run', 'write again to again.txt', '--detach'], {
+      env: cliEnvironment(),
+    });
+    const workflowId = /Started turn (\S+)/.exec(started.stdout)?.[1];
+    expect(workflowId).toBeDefined();
+
+    await stopDev(dev);
+    dev = undefined;
+    const follow = spawn(process.execPath, [cliPath, 'follow', workflowId!], { env: cliEnvironment() });
+    run = follow;
+    let output = '';
+    follow.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    follow.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => follow.once('exit', resolve));
+    await waitFor(
+      async () => output,
+      (text) => text.includes(`Temporal unavailable at 127.0.0.1:${ports.temporal}, retrying`),
+      30_000,
+    );
+    // Still waiting, not failed, a while later.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(follow.exitCode).toBeNull();
+
+    dev = await startDev(devOptions());
+    const approvalId = await waitFor(
+      async () => /approvalId (\S+)/.exec(output)?.[1],
+      (id) => id !== undefined,
+      60_000,
+    );
+    expect(output).toContain(`Connected to Temporal at 127.0.0.1:${ports.temporal}.`);
+    await execFileAsync(process.execPath, [cliPath, 'approve', approvalId!], { env: cliEnvironment() });
+    expect(await exited).toBe(0);
+    expect(output).toMatch(/⇒ writeFile approved/);
+    expect(output).toMatch(/Turn completed after \d+ steps?\./);
+    expect(output).not.toMatch(/\n\s+at /);
+    expect(existsSync(path.join(workspace, 'again.txt'))).toBe(true);
+  }, 240_000);
 });

@@ -6,7 +6,7 @@ import {
   type UIMessageChunk,
 } from 'ai';
 import type { TollgateClient } from '../../client';
-import type { ConversationInput } from '../../protocol';
+import type { ConversationInput, PendingToolApproval } from '../../protocol';
 import { submitToolOutputUpdate } from '../../workflows/definitions';
 import type { ApprovalDecisions, DecisionRequest } from '../decisions/approval-decisions';
 import { GatewayError, isGatewayError } from '../http/gateway-error';
@@ -17,6 +17,7 @@ import { ChatRateLimit } from './chat-rate-limit';
 import { readChatHistory } from './chat-history';
 import { chatIdSchema, parseChatRequest } from './chat-request';
 import { followTurn, type FollowTiming } from './follow-turn';
+import { queuedMessageChunks } from './queued-message';
 import { TurnReader } from './read-turn';
 import { TurnRenderer } from './turn-renderer';
 
@@ -86,6 +87,9 @@ export interface ChatHandler {
   fetch(request: Request, basePath?: string): Promise<Response>;
 }
 
+/** How long a message sent behind an approval waits for a decision already on its way before it is told it waits. */
+const queuedGraceMs = 2_000;
+
 export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
   const rateLimit = new ChatRateLimit(options.requestsPerMinute ?? 120);
@@ -144,11 +148,21 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         const conversationId = conversationIdOf(parsed.chatId, user);
         if (parsed.kind === 'message') {
           requireScope(caller, 'turns:start');
-          const { turnId } = await tollgate.sendMessage(
+          const { turnId, queued } = await tollgate.sendMessage(
             conversationId,
             { content: parsed.content, requester: user },
             options.conversation ?? {},
           );
+          // Behind approvals (and not superseding them), the message waits for a person: say so, and end the stream.
+          const waitsFor =
+            queued && options.conversation?.onMessageWhilePending !== 'supersede'
+              ? await approvalsWaitedFor(conversationId)
+              : [];
+          if (waitsFor.length > 0) {
+            return streamResponse(corsHeaders, async (write) => {
+              for (const chunk of queuedMessageChunks(turnId, waitsFor)) write(chunk);
+            });
+          }
           return streamResponse(corsHeaders, (write) =>
             followTurn({
               reader: new TurnReader(tollgate, turnId),
@@ -268,6 +282,23 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
       );
     },
   };
+
+  /**
+   * What the conversation's running turn waits for, asked of the turn itself: the conversation's own copy lags a
+   * decision by a moment, and a message sent right after one must not be told it waits.
+   */
+  async function approvalsWaitedFor(conversationId: string): Promise<PendingToolApproval[]> {
+    const { currentTurnId } = await tollgate.conversationState(conversationId);
+    if (currentTurnId === undefined) return [];
+    // A decision may be on its way in another request (a page sends its queue as soon as it has decided): only
+    // approvals still waiting after a short grace count. A turn that ended meanwhile waits for nothing.
+    const deadline = Date.now() + queuedGraceMs;
+    for (;;) {
+      const pending = await tollgate.pending({ workflowId: currentTurnId }).catch(() => []);
+      if (pending.length === 0 || Date.now() >= deadline) return pending;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 
   /**
    * Sends what the client's copy of the turn adds: decisions on approvals it was asked for, outputs of client tools

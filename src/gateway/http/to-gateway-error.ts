@@ -1,4 +1,4 @@
-import { isApprovalDecisionError, type ApprovalDecisionErrorCode } from '../../client';
+import { isApprovalDecisionError, isTurnInputTooLargeError, type ApprovalDecisionErrorCode } from '../../client';
 import { GatewayError, isGatewayError, type ProblemKind } from './gateway-error';
 
 /**
@@ -54,6 +54,8 @@ export function toGatewayError(error: unknown, context: { bodyLimitBytes?: numbe
       ...(error.workflowId !== undefined && { workflowId: error.workflowId }),
     });
   }
+  // A turn input that cannot fit Temporal's payloads is refused before any workflow sees it, naming the limit.
+  if (isTurnInputTooLargeError(error)) return new GatewayError('payload-too-large', error.message);
   const fields = (typeof error === 'object' && error !== null ? error : {}) as ErrorFields;
   if (fields.name === 'WorkflowNotFoundError') {
     return new GatewayError('unknown-turn', 'No such turn: no workflow has this id.');

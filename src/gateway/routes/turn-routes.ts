@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { newTurnId } from '../../client';
+import { fitTurnInput, newTurnId } from '../../client';
 import { requireScope } from '../auth/authenticate';
 import type { DecisionRequest } from '../decisions/approval-decisions';
 import type { GatewayContext } from '../gateway-context';
@@ -27,6 +27,8 @@ export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext
     if (body.autoApprove === true && !caller.scopes.has('turns:autonomous')) {
       throw new GatewayError('forbidden', 'autoApprove needs a token with the scope turns:autonomous.');
     }
+    // Input too large for Temporal's payloads even with its history stored is a 413 before anything else happens.
+    fitTurnInput(body);
     // Stored content the model would read must be the caller's to read: a ref alone is not a key.
     await checkContentRefsOfInput(context, caller, body);
     // Decisions inside the messages (a halted turn's continuation) are decisions like any other: they need the right
