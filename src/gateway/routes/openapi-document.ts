@@ -173,6 +173,10 @@ export function openApiDocument(): JsonSchema & { paths: Record<string, Record<s
             },
             ...commonProblems,
             ...bodyProblems,
+            '413': problem(
+              "Body larger than the limit, or the turn's last user message and what follows it larger than a turn's " +
+                'input may carry (1 MiB; earlier messages go to the content store).',
+            ),
           },
         },
       },
