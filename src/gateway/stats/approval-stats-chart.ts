@@ -1,3 +1,4 @@
+import { escapeHtml as escapeXml } from '../../notifications/email/email-text';
 import type { ApprovalStats } from './approval-stats';
 
 /** Options of {@link renderApprovalStatsChart}. */
@@ -95,15 +96,6 @@ export function renderApprovalStatsChart(stats: ApprovalStats, options: Approval
     empty +
     `</svg>`
   );
-}
-
-function escapeXml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
 }
 
 function shorten(text: string, limit: number): string {
