@@ -93,7 +93,8 @@ export const turnRevisions = {
   searchAttributeFollowsDecisions: 4,
   boundDecisionSignatures: 5,
   continuesAsNewWhenLarge: 6,
-  current: 6,
+  inspectableTurns: 9,
+  current: 9,
 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */
@@ -121,6 +122,8 @@ export interface TurnSettings {
    * arguments' digest and a time (`boundDecisionSignaturePayload`); before, the signature covered the decision alone.
    * 6: a turn whose history grows large (Temporal suggests it, or a flood of signals) continues as new while it only
    * waits for decisions or a client's output, carrying its whole state (see `TurnCarryOver`).
+   * 9: the turn's search-attribute upserts also say which tools wait (`TollgateWaitingTools`), who may decide
+   * (`TollgateApprovers`) and who asked (`TollgateRequester`).
    */
   revision?: number;
 }

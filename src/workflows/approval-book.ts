@@ -50,6 +50,8 @@ export class ApprovalBook {
   private ignoredDropped = 0;
   private trust: DecisionTrust = { requireSigned: false, keys: {} };
   private bindsSignatures = true;
+  /** Called after a vote, a decision or an ignored decision is recorded (the turn shows it in the Temporal UI). */
+  onChange: () => void = () => undefined;
 
   /** `now` is the workflow's clock in a turn (deterministic on replay); tests may pass their own. */
   constructor(
@@ -112,6 +114,11 @@ export class ApprovalBook {
     const approvers = rights?.approvers ? { approvers: rights.approvers } : {};
     this.waiting.set(approval.approvalId, { ...approval, ...approvers, ...quorum });
     if (rights) this.rights.set(approval.approvalId, rights);
+  }
+
+  /** Whether the requester may approve `approvalId` themselves (true when its rights do not say). */
+  selfApprovalAllowed(approvalId: string): boolean {
+    return this.rights.get(approvalId)?.allowSelfApproval ?? true;
   }
 
   /** Approvals still waiting, oldest first. */
@@ -273,6 +280,7 @@ export class ApprovalBook {
       const repeat = votes.some((vote) => vote.approver === decision.approver);
       if (!repeat) votes.push({ approver: decision.approver as string, decidedAt: now.toISOString() });
       pending.votes = votes;
+      if (!repeat) this.onChange();
       if (votes.length < pending.quorum) {
         return {
           ...pending,
@@ -294,6 +302,7 @@ export class ApprovalBook {
     };
     this.waiting.delete(decision.approvalId);
     this.decided.set(decision.approvalId, entry);
+    this.onChange();
     return { ...entry, outcome: 'recorded' };
   }
 
@@ -333,6 +342,7 @@ export class ApprovalBook {
     const { outcome: _outcome, ...entry } = this.apply({ approvalId, approved: false, reason }, 'timeout', now);
     const expired: ToolApprovalAuditEntry = { ...entry, decision: 'expired' };
     this.decided.set(approvalId, expired);
+    this.onChange();
     return expired;
   }
 
@@ -367,6 +377,7 @@ export class ApprovalBook {
       this.ignoredDropped += 1;
     }
     this.ignoredDecisions.push({ received: summarise(received), cause, message, receivedAt: now.toISOString() });
+    this.onChange();
   }
 }
 

@@ -1,5 +1,6 @@
-import type { ModelStepOutput } from '../activities/turn-activity-types';
+import type { ModelStepOutput, TurnActivities } from '../activities/turn-activity-types';
 import type { PlannedToolCall, ToolResultPart, TurnSettings } from '../protocol';
+import { toolSummary } from './describe-turn';
 import { toolFinished } from './settle-step';
 import { toolRunner } from './turn-activity-options';
 import type { Settled, Settling, TurnState } from './turn-state';
@@ -23,10 +24,35 @@ export async function runLastToolWithNextStep(
   const { call } = plans[last] as PlannedToolCall;
   const results = settled as Array<ToolResultPart | undefined>;
   const follows = turn.nextStepFollows();
+  const tool = toolSummary(call.toolName, call.input);
   const runs = toolRunner(turn.settings as TurnSettings, {
     turnSetsLength: turn.input.toolTimeouts?.startToClose !== undefined,
     thenModelStep: follows,
+    summary: follows ? `${tool}, then model step ${turn.steps + 1}` : tool,
   });
+  turn.visibility.toolStarted(call.toolCallId, call, follows ? turn.steps + 1 : undefined);
+  let step: ModelStepOutput | undefined;
+  try {
+    step = await runTool(turn, runs, settling, results, last, follows);
+  } finally {
+    turn.visibility.toolEnded(call.toolCallId);
+  }
+  toolFinished(turn, results[last] as ToolResultPart);
+  turn.addToolMessage(plans, opened, results);
+  return step;
+}
+
+/** The activity of {@link runLastToolWithNextStep}: the tool alone, or the tool and the next model step. */
+async function runTool(
+  turn: TurnState,
+  runs: TurnActivities,
+  settling: Pick<Settling, 'plans' | 'opened'>,
+  results: Array<ToolResultPart | undefined>,
+  last: number,
+  follows: boolean,
+): Promise<ModelStepOutput | undefined> {
+  const { plans, opened } = settling;
+  const { call } = plans[last] as PlannedToolCall;
   const input = { toolCallId: call.toolCallId, toolName: call.toolName, input: call.input };
   let step: ModelStepOutput | undefined;
   if (follows) {
@@ -58,7 +84,5 @@ export async function runLastToolWithNextStep(
   } else {
     results[last] = await runs.runTool(input);
   }
-  toolFinished(turn, results[last] as ToolResultPart);
-  turn.addToolMessage(plans, opened, results);
   return step;
 }

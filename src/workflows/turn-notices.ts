@@ -8,6 +8,7 @@ import type {
   ToolApprovalAuditEntry,
 } from '../protocol';
 import type { NotificationReceipt } from '../notifications/notification-types';
+import { reminderSummary } from './describe-turn';
 import type { TurnEventLog } from './turn-event-log';
 
 /** The notice activity, with the worker owner's limits when given. */
@@ -191,7 +192,7 @@ export class TurnNotices {
     const send = this.sender(followed);
     const isDecided = () => decisionOf() !== undefined;
     if (remindAfterMs !== undefined) {
-      if (!(await condition(isDecided, remindAfterMs, { summary: 'approval reminder' }))) {
+      if (!(await condition(isDecided, remindAfterMs, { summary: reminderSummary(followed.approval) }))) {
         delete followed.remindAt;
         const due = (plan.escalateTo ?? plan.notify).map((target) => send('reminder', target));
         reminders.push(...due);
