@@ -64,9 +64,6 @@ export const approversSearchAttribute = defineSearchAttributeKey('TollgateApprov
 /** Who started the turn, set once it asks for approval (from turn revision 9): `TollgateRequester = 'ana'`. */
 export const requesterSearchAttribute = defineSearchAttributeKey('TollgateRequester', SearchAttributeType.KEYWORD);
 
-/** The value of {@link approversSearchAttribute} that stands for anyone. */
-export const anyApprover = '*';
-
 /** Error types a rejected update carries; clients map them to 400, 404 and 409. */
 export const decisionErrorTypes = {
   invalid: 'InvalidToolApprovalResponse',

@@ -6,6 +6,9 @@ import type {
 } from '../protocol';
 import { argumentsInBrief, argumentsLine, cut } from '../protocol/argument-summary';
 
+/** The value of the `TollgateApprovers` search attribute that stands for anyone. */
+export const anyApprover = '*';
+
 /** What a turn is busy with at the moment, apart from waiting for people. */
 export type TurnActivityNow =
   | { type: 'model-step'; step: number }
@@ -192,6 +195,15 @@ export function formatTime(iso: string): string {
 function code(text: string): string {
   const line = cut(text, 200).replace(/`/g, 'ˋ');
   return line === '' ? '' : `\`${line}\``;
+}
+
+/** Everyone who may decide at least one of `pending`: named approvers, {@link anyApprover} where anyone may. */
+export function eligibleApprovers(pending: readonly WaitingApproval[], requester: string | undefined): string[] {
+  const names = pending.flatMap((approval) => {
+    const notRequester = (name: string) => !(approval.selfApprovalAllowed === false && name === requester);
+    return approval.approvers === undefined ? [anyApprover] : approval.approvers.filter(notRequester);
+  });
+  return distinct(names);
 }
 
 function distinct(values: readonly string[]): string[] {

@@ -2,14 +2,19 @@ import type { SearchAttributeUpdatePair } from '@temporalio/common';
 import { getExternalWorkflowHandle, setCurrentDetails, upsertSearchAttributes } from '@temporalio/workflow';
 import type { PendingToolApproval } from '../protocol';
 import {
-  anyApprover,
   approversSearchAttribute,
   pendingApprovalsSearchAttribute,
   requesterSearchAttribute,
   turnPendingApprovalsSignal,
   waitingToolsSearchAttribute,
 } from './definitions';
-import { describeTurn, type TurnActivityNow, type TurnPicture, type WaitingApproval } from './describe-turn';
+import {
+  describeTurn,
+  eligibleApprovers,
+  type TurnActivityNow,
+  type TurnPicture,
+  type WaitingApproval,
+} from './describe-turn';
 
 /** What the turn shows, read when it is shown; what it is doing now the visibility tracks itself. */
 export interface TurnVisibilitySource {
@@ -132,21 +137,15 @@ export class TurnVisibility {
       const { requester } = this.source.picture();
       updates.push(
         { key: waitingToolsSearchAttribute, value: waits ? distinct(pending.map(({ toolName }) => toolName)) : null },
-        { key: approversSearchAttribute, value: waits ? eligibleApprovers(this.source.waiting(pending), requester) : null },
+        {
+          key: approversSearchAttribute,
+          value: waits ? eligibleApprovers(this.source.waiting(pending), requester) : null,
+        },
       );
       if (requester !== undefined) updates.push({ key: requesterSearchAttribute, value: requester });
     }
     upsertSearchAttributes(updates);
   }
-}
-
-/** Everyone who may decide at least one of `pending`: named approvers, {@link anyApprover} where anyone may. */
-export function eligibleApprovers(pending: readonly WaitingApproval[], requester: string | undefined): string[] {
-  const names = pending.flatMap((approval) => {
-    const notRequester = (name: string) => !(approval.selfApprovalAllowed === false && name === requester);
-    return approval.approvers === undefined ? [anyApprover] : approval.approvers.filter(notRequester);
-  });
-  return distinct(names);
 }
 
 function keyOf(pending: readonly PendingToolApproval[]): string {
