@@ -47,7 +47,7 @@ function valueInLine(value: unknown): string {
   if (typeof value === 'string') {
     const line = cut(value, 60);
     // Quoted where the value would blur into the list around it.
-    return /^[\w./:@~+-]+$/.test(line) ? line : JSON.stringify(line);
+    return /^[\w./:@~+ -]*$/.test(line) && line.trim() === line && line !== '' ? line : JSON.stringify(line);
   }
   if (typeof value === 'object' && value !== null) return countOf(value);
   return plainText(value) ?? String(value);

@@ -115,15 +115,12 @@ function headline(picture: TurnPicture): string {
 
 function pendingSection(picture: TurnPicture): string {
   const shown = picture.pending.slice(0, maxListed.pending).map((approval, index) => {
+    const expiry =
+      approval.expiresAt === undefined ? 'no expiry' : `until ${formatTime(approval.expiresAt)}, then denied`;
+    const asked = picture.requester === undefined ? 'an unnamed caller' : code(picture.requester);
     const lines = [
-      `**${index + 1}. ${code(approval.toolName)}** ${code(argumentsLine(approval.input))}`,
-      `- waiting since ${formatTime(approval.requestedAt)}${
-        approval.expiresAt === undefined ? ', no expiry' : `, until ${formatTime(approval.expiresAt)} (then denied)`
-      }`,
-      `- asked by ${picture.requester === undefined ? 'an unnamed caller' : code(picture.requester)}; may decide: ${deciders(
-        approval,
-        picture.requester,
-      )}`,
+      `- waiting since ${formatTime(approval.requestedAt)} · ${expiry}`,
+      `- asked by ${asked} · may decide: ${deciders(approval, picture.requester)}`,
     ];
     if (approval.quorum !== undefined && approval.quorum > 1) {
       const votes = approval.votes ?? [];
@@ -131,7 +128,10 @@ function pendingSection(picture: TurnPicture): string {
       lines.push(`- quorum: ${votes.length} of ${approval.quorum} approvals${who}`);
     }
     lines.push(`- approvalId ${code(approval.approvalId)}`);
-    return lines.join('\n');
+    // A blank line before the list: some renderers (the Temporal UI's) read a list right after a line as text.
+    return [`**${index + 1}. ${code(approval.toolName)}** ${code(argumentsLine(approval.input))}`, '', ...lines].join(
+      '\n',
+    );
   });
   const more = picture.pending.length - shown.length;
   if (more > 0) shown.push(`… and ${more} more (query \`pendingToolApprovals\`).`);
@@ -147,19 +147,17 @@ function deciders(approval: WaitingApproval, requester: string | undefined): str
 }
 
 function decideHint(picture: TurnPicture): string {
-  const [first] = picture.pending;
-  const id = picture.pending.length === 1 && first ? first.approvalId : '<approvalId>';
-  const cli = `\`npx tollgate approve ${id}\` (or \`deny ${id} --reason "…"\`)`;
+  const cli = '`npx tollgate approve <approvalId>` (or `deny <approvalId> --reason "…"`)';
+  const gateway = 'the approval gateway (`POST /v1/approvals/<approvalId>/decision`)';
   if (picture.requireSigned) {
     return (
-      `**How to decide:** this worker counts signed decisions only: use the approval gateway ` +
-      `(\`POST /v1/approvals/${id}/decision\`) or ${cli}, which goes through it. ` +
-      'A `toolApprovalResponse` signal or `respondToToolApprovals` update sent from here is refused.'
+      `**How to decide:** this worker counts signed decisions only: ${cli}, or ${gateway}. ` +
+      'A `toolApprovalResponse` signal or `respondToToolApprovals` update sent from this page is refused.'
     );
   }
   return (
-    `**How to decide:** ${cli}, the approval gateway, or from here: the \`toolApprovalResponse\` signal ` +
-    `\`{"approvalId": "${id}", "approved": true, "approver": "<you>"}\` or the \`respondToToolApprovals\` update.`
+    `**How to decide:** ${cli}, ${gateway}, or from this page the \`toolApprovalResponse\` signal ` +
+    '`{"approvalId": "<approvalId>", "approved": true, "approver": "<you>"}` or the `respondToToolApprovals` update.'
   );
 }
 
@@ -175,14 +173,14 @@ function decidedSection(picture: TurnPicture): string {
   });
   const earlier = picture.decided.length - shown.length;
   if (earlier > 0) shown.unshift(`- … ${earlier} earlier (see the result's \`audit\`)`);
-  return [`### ${title} (${picture.decided.length})`, ...shown].join('\n');
+  return [`### ${title} (${picture.decided.length})`, '', ...shown].join('\n');
 }
 
 function ignoredSection(ignored: readonly IgnoredToolApprovalDecision[]): string {
   const shown = ignored
     .slice(-maxListed.ignored)
     .map((entry) => `- ${formatTime(entry.receivedAt)} · **${entry.cause}**: ${code(cut(entry.message, 200))}`);
-  return [`### Ignored decisions (${ignored.length})`, ...shown].join('\n');
+  return [`### Ignored decisions (${ignored.length})`, '', ...shown].join('\n');
 }
 
 /** `2026-11-25 14:31:07 UTC` from an ISO 8601 time. */

@@ -29,7 +29,9 @@ describe('argumentsLine', () => {
   });
 
   it('quotes text that would blur into the list, and stays within its length', () => {
-    expect(argumentsLine({ content: 'hello, world' })).toBe('content: "hello, world"');
+    expect(argumentsLine({ content: 'hello, world', command: 'ls -la' })).toBe(
+      'content: "hello, world", command: ls -la',
+    );
     const line = argumentsLine(Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`key${i}`, 'v'.repeat(50)])));
     expect(line.length).toBeLessThanOrEqual(160);
     expect(line.endsWith('…')).toBe(true);

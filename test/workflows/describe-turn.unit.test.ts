@@ -63,22 +63,22 @@ describe('describeTurn', () => {
       }),
     );
     expect(details).toContain('**Now:** waiting for approval of 1 call (`writeFile`). Asked by `ana`.');
-    expect(details).toContain('**1. `writeFile`** `path: notes.txt, content: hello`');
-    expect(details).toContain('waiting since 2026-11-25 14:31:07 UTC, until 2026-11-26 14:31:07 UTC (then denied)');
-    expect(details).toContain('asked by `ana`; may decide: `bob`, `carol`');
+    expect(details).toContain('**1. `writeFile`** `path: notes.txt, content: hello`\n\n- waiting since');
+    expect(details).toContain('- waiting since 2026-11-25 14:31:07 UTC · until 2026-11-26 14:31:07 UTC, then denied');
+    expect(details).toContain('- asked by `ana` · may decide: `bob`, `carol`');
     expect(details).toContain('quorum: 1 of 2 approvals (`bob`)');
     expect(details).toContain('approvalId `dHVybi0x.abc`');
   });
 
   it('names the way of deciding that works: the gateway or the CLI where decisions must be signed', () => {
     const signed = describeTurn(picture({ pending: [waiting()], requireSigned: true }));
-    expect(signed).toContain('`npx tollgate approve dHVybi0x.abc`');
-    expect(signed).toContain('POST /v1/approvals/dHVybi0x.abc/decision');
-    expect(signed).toContain('signal or `respondToToolApprovals` update sent from here is refused');
+    expect(signed).toContain('this worker counts signed decisions only: `npx tollgate approve <approvalId>`');
+    expect(signed).toContain('`POST /v1/approvals/<approvalId>/decision`');
+    expect(signed).toContain('signal or `respondToToolApprovals` update sent from this page is refused');
 
     const open = describeTurn(picture({ pending: [waiting()], requireSigned: false }));
-    expect(open).toContain('`npx tollgate approve dHVybi0x.abc`');
-    expect(open).toContain('the `toolApprovalResponse` signal `{"approvalId": "dHVybi0x.abc", "approved": true');
+    expect(open).toContain('`npx tollgate approve <approvalId>`');
+    expect(open).toContain('the `toolApprovalResponse` signal `{"approvalId": "<approvalId>", "approved": true');
     expect(open).not.toContain('refused');
   });
 

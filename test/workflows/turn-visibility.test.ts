@@ -194,9 +194,9 @@ describe('what a person sees of a waiting turn', () => {
 
     const waiting = await currentDetails(handle.workflowId);
     expect(waiting).toContain(`**1. \`deleteFile\`** \`path: ${path}\``);
-    expect(waiting).toContain('asked by `ana`; may decide: `bob`, `carol`');
+    expect(waiting).toContain('asked by `ana` · may decide: `bob`, `carol`');
     expect(waiting).toContain('quorum: 0 of 2 approvals');
-    expect(waiting).toMatch(/waiting since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC, until .* \(then denied\)/);
+    expect(waiting).toMatch(/waiting since \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC · until .* then denied/);
 
     // A decision the turn ignores shows where a person looks, with its cause.
     await handle.signal(toolApprovalResponseSignal, {
