@@ -1,6 +1,11 @@
 import { Connection, isGrpcServiceError } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { pendingApprovalsSearchAttribute } from '../workflows/definitions';
+import {
+  approversSearchAttribute,
+  pendingApprovalsSearchAttribute,
+  requesterSearchAttribute,
+  waitingToolsSearchAttribute,
+} from '../workflows/definitions';
 import { probeEndpoint, type EndpointProbe } from './probe-endpoint';
 import {
   describeTemporalSettings,
@@ -16,13 +21,21 @@ export interface RequiredSearchAttribute {
   /** The attribute's name. */
   name: string;
   /** Its type in the CLI's spelling, e.g. `KeywordList`. */
-  type: 'KeywordList';
+  type: 'KeywordList' | 'Keyword';
 }
 
 /** The search attributes every Tollgate namespace needs. */
 export const requiredSearchAttributes: readonly RequiredSearchAttribute[] = [
   { name: pendingApprovalsSearchAttribute.name, type: 'KeywordList' },
+  { name: waitingToolsSearchAttribute.name, type: 'KeywordList' },
+  { name: approversSearchAttribute.name, type: 'KeywordList' },
+  { name: requesterSearchAttribute.name, type: 'Keyword' },
 ];
+
+const indexedTypes: Record<RequiredSearchAttribute['type'], temporal.api.enums.v1.IndexedValueType> = {
+  KeywordList: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST,
+  Keyword: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+};
 
 /** What went wrong before Tollgate could use Temporal. */
 export type TemporalPreflightProblem =
@@ -104,7 +117,7 @@ export async function checkTemporal(
       });
     const registered: string[] = [];
     for (const attribute of requiredSearchAttributes) {
-      const found = await existingType(connection, settings.namespace, attribute.name, deadline());
+      const found = await existingType(connection, settings.namespace, attribute.name, deadline(), attribute.type);
       if (found === attribute.type) continue;
       if (found !== undefined) throw wrongType(settings, attribute, found);
       if (options.register === false) throw missingAttribute(settings, attribute, 'registering is turned off');
@@ -112,7 +125,7 @@ export async function checkTemporal(
         .withDeadline(deadline(), () =>
           connection.operatorService.addSearchAttributes({
             namespace: settings.namespace,
-            searchAttributes: { [attribute.name]: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST },
+            searchAttributes: { [attribute.name]: indexedTypes[attribute.type] },
           }),
         )
         .catch((error: unknown) => {
@@ -227,6 +240,8 @@ async function existingType(
   namespace: string,
   name: string,
   deadline: number,
+  /** What a visibility query that finds it returns: it tells that the attribute exists, not its type. */
+  expected: string,
 ): Promise<string | undefined> {
   try {
     const { customAttributes } = await connection.withDeadline(deadline, () =>
@@ -242,7 +257,7 @@ async function existingType(
     await connection.withDeadline(deadline, () =>
       connection.workflowService.countWorkflowExecutions({ namespace, query: `${name} = 'tollgate-preflight'` }),
     );
-    return 'KeywordList';
+    return expected;
   } catch (error) {
     if (isGrpcServiceError(error) && error.code === grpcStatus.INVALID_ARGUMENT) return undefined;
     throw error;

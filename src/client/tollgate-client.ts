@@ -39,6 +39,7 @@ import {
   sendMessageUpdate,
   decisionErrorTypes,
   pendingApprovalsSearchAttribute,
+  requesterSearchAttribute,
   pendingToolApprovalsQuery,
   respondToToolApprovalsUpdate,
   submitToolOutputUpdate,
@@ -107,7 +108,13 @@ export class TollgateClient {
       taskQueue: this.taskQueue,
       workflowId: options.workflowId ?? newTurnId(),
       args: [await this.fitted(parsed.data)],
-      typedSearchAttributes: [{ key: pendingApprovalsSearchAttribute, value: [] }],
+      typedSearchAttributes: [
+        { key: pendingApprovalsSearchAttribute, value: [] },
+        // Who asked, so that a person can list a requester's turns from the start (the turn sets it too, revision 9).
+        ...(parsed.data.requester !== undefined
+          ? [{ key: requesterSearchAttribute, value: parsed.data.requester }]
+          : []),
+      ],
       staticSummary: summarise(parsed.data),
     });
   }

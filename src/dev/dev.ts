@@ -67,8 +67,8 @@ async function main(): Promise<void> {
       address,
     });
     try {
-      if (await ensureSearchAttributes(connection, temporal.namespace))
-        console.log('Registered the TollgatePendingApprovals search attribute.');
+      for (const name of await ensureSearchAttributes(connection, temporal.namespace))
+        console.log(`Registered the ${name} search attribute.`);
     } finally {
       await connection.close();
     }

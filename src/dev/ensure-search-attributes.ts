@@ -1,20 +1,25 @@
 import type { Connection } from '@temporalio/client';
 import { temporal } from '@temporalio/proto';
-import { pendingApprovalsSearchAttribute } from '../workflows/definitions';
+import { tollgateSearchAttributes } from './search-attributes';
+
+const { IndexedValueType } = temporal.api.enums.v1;
+const indexedTypes = {
+  KeywordList: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST,
+  Keyword: IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD,
+} as const;
 
 /**
- * Registers Tollgate's search attribute on a namespace that lacks it. Without it, a turn's first
+ * Registers Tollgate's search attributes on a namespace that lacks them. Without them, a turn's first
  * upsert fails its workflow task over and over, so a server we did not start must be checked.
- * Returns true when it had to register it.
+ * Returns the names it had to register.
  */
-export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<boolean> {
+export async function ensureSearchAttributes(connection: Connection, namespace: string): Promise<string[]> {
   const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
-  if (customAttributes?.[pendingApprovalsSearchAttribute.name] !== undefined) return false;
+  const missing = Object.entries(tollgateSearchAttributes).filter(([name]) => customAttributes?.[name] === undefined);
+  if (missing.length === 0) return [];
   await connection.operatorService.addSearchAttributes({
     namespace,
-    searchAttributes: {
-      [pendingApprovalsSearchAttribute.name]: temporal.api.enums.v1.IndexedValueType.INDEXED_VALUE_TYPE_KEYWORD_LIST,
-    },
+    searchAttributes: Object.fromEntries(missing.map(([name, type]) => [name, indexedTypes[type]])),
   });
-  return true;
+  return missing.map(([name]) => name);
 }

@@ -99,7 +99,8 @@ export const turnRevisions = {
   continuesAsNewWhenLarge: 6,
   editedInputOnApproval: 7,
   expiryWarnings: 8,
-  current: 8,
+  inspectableTurns: 9,
+  current: 9,
 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */
@@ -131,6 +132,8 @@ export interface TurnSettings {
    * schema); the approved call runs with it and its result tells the model so (docs/editing-arguments.md).
    * 8: an approval with an expiry and notice targets warns them before it expires (`warnBeforeExpiryMs`), with a
    * timer of its own beside the reminder's.
+   * 9: the turn's search-attribute upserts also say which tools wait (`TollgateWaitingTools`), who may decide
+   * (`TollgateApprovers`) and who asked (`TollgateRequester`).
    */
   revision?: number;
 }

@@ -124,7 +124,7 @@ class AgentTurn {
           carried = undefined;
         } else {
           turn.steps += 1;
-          const step = next ?? (await modelSteps(turn.input, turn.settings).runModelStep(turn.stepInput()));
+          const step = next ?? (await this.modelStep());
           next = undefined;
           turn.adopt(step.settings, step.notes);
           turn.events.note('model-called', turn.steps);
@@ -152,10 +152,22 @@ class AgentTurn {
     }
   }
 
+  /** Calls the model for the turn's current step in an activity of its own, named for the timeline. */
+  private async modelStep(): Promise<ModelStepOutput> {
+    const { turn } = this;
+    turn.visibility.modelStepStarted(turn.steps);
+    try {
+      return await modelSteps(turn.input, turn.settings, `model step ${turn.steps}`).runModelStep(turn.stepInput());
+    } finally {
+      turn.visibility.modelStepStarted(undefined);
+    }
+  }
+
   /** Ends the turn: waits for handlers and notices in flight, then returns the result. */
   private async finish(status: AgentTurnResult['status']): Promise<AgentTurnResult> {
     const { turn } = this;
     turn.status = status;
+    turn.visibility.finished(status);
     turn.showPending();
     turn.events.note('turn-completed', turn.steps, { detail: status });
     await turn.notices.settled();
@@ -173,6 +185,7 @@ class AgentTurn {
     const cause = error instanceof ActivityFailure ? error.cause : error;
     const type = cause instanceof ApplicationFailure ? cause.type : undefined;
     turn.events.note('turn-completed', turn.steps, { detail: `failed: ${(cause as Error)?.message ?? String(cause)}` });
+    turn.visibility.finished('failed');
     return ApplicationFailure.create({
       message: (cause as Error)?.message ?? String(cause),
       ...(type != null && { type }),

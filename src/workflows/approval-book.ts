@@ -52,6 +52,8 @@ export class ApprovalBook {
   private trust: DecisionTrust = { requireSigned: false, keys: {} };
   private bindsSignatures = true;
   private acceptsEditedInput = false;
+  /** Called after a vote, a decision or an ignored decision is recorded (the turn shows it in the Temporal UI). */
+  onChange: () => void = () => undefined;
 
   /** `now` is the workflow's clock in a turn (deterministic on replay); tests may pass their own. */
   constructor(
@@ -126,6 +128,11 @@ export class ApprovalBook {
     const editors = rights?.editors ? { editors: rights.editors } : {};
     this.waiting.set(approval.approvalId, { ...approval, ...approvers, ...editors, ...quorum });
     if (rights) this.rights.set(approval.approvalId, rights);
+  }
+
+  /** Whether the requester may approve `approvalId` themselves (true when its rights do not say). */
+  selfApprovalAllowed(approvalId: string): boolean {
+    return this.rights.get(approvalId)?.allowSelfApproval ?? true;
   }
 
   /** Approvals still waiting, oldest first. */
@@ -301,6 +308,7 @@ export class ApprovalBook {
       const repeat = votes.some((vote) => vote.approver === decision.approver);
       if (!repeat) votes.push({ approver: decision.approver as string, decidedAt: now.toISOString() });
       pending.votes = votes;
+      if (!repeat) this.onChange();
       if (votes.length < pending.quorum) {
         return {
           ...pending,
@@ -327,6 +335,7 @@ export class ApprovalBook {
     };
     this.waiting.delete(decision.approvalId);
     this.decided.set(decision.approvalId, entry);
+    this.onChange();
     return { ...entry, outcome: 'recorded' };
   }
 
@@ -376,6 +385,7 @@ export class ApprovalBook {
     const { outcome: _outcome, ...entry } = this.apply({ approvalId, approved: false, reason }, 'timeout', now);
     const expired: ToolApprovalAuditEntry = { ...entry, decision: 'expired' };
     this.decided.set(approvalId, expired);
+    this.onChange();
     return expired;
   }
 
@@ -410,6 +420,7 @@ export class ApprovalBook {
       this.ignoredDropped += 1;
     }
     this.ignoredDecisions.push({ received: summarise(received), cause, message, receivedAt: now.toISOString() });
+    this.onChange();
   }
 }
 

@@ -49,6 +49,21 @@ export const pendingApprovalsSearchAttribute = defineSearchAttributeKey(
   SearchAttributeType.KEYWORD_LIST,
 );
 
+/** Tools a turn waits to run until someone decides (from turn revision 9): `TollgateWaitingTools = 'bash'`. */
+export const waitingToolsSearchAttribute = defineSearchAttributeKey(
+  'TollgateWaitingTools',
+  SearchAttributeType.KEYWORD_LIST,
+);
+
+/**
+ * Who may decide what a turn waits for (from turn revision 9): the approvers named, `*` where anyone may, the
+ * requester left out where they may not approve their own call. `TollgateApprovers IN ('ana', '*')`.
+ */
+export const approversSearchAttribute = defineSearchAttributeKey('TollgateApprovers', SearchAttributeType.KEYWORD_LIST);
+
+/** Who started the turn, set once it asks for approval (from turn revision 9): `TollgateRequester = 'ana'`. */
+export const requesterSearchAttribute = defineSearchAttributeKey('TollgateRequester', SearchAttributeType.KEYWORD);
+
 /** Error types a rejected update carries; clients map them to 400, 404 and 409. */
 export const decisionErrorTypes = {
   invalid: 'InvalidToolApprovalResponse',

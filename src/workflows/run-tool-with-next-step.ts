@@ -1,5 +1,6 @@
-import type { ModelStepOutput } from '../activities/turn-activity-types';
+import type { ModelStepOutput, RunToolInput, TurnActivities } from '../activities/turn-activity-types';
 import type { PlannedToolCall, ToolResultPart, TurnSettings } from '../protocol';
+import { toolSummary } from './describe-turn';
 import { runToolInput, toolFinished } from './settle-step';
 import { toolRunner } from './turn-activity-options';
 import type { Settled, Settling, TurnState } from './turn-state';
@@ -23,11 +24,37 @@ export async function runLastToolWithNextStep(
   const { call } = plans[last] as PlannedToolCall;
   const results = settled as Array<ToolResultPart | undefined>;
   const follows = turn.nextStepFollows();
+  const input = runToolInput(turn, call, opened[last]);
+  const tool = toolSummary(call.toolName, input.input);
   const runs = toolRunner(turn.settings as TurnSettings, {
     turnSetsLength: turn.input.toolTimeouts?.startToClose !== undefined,
     thenModelStep: follows,
+    summary: follows ? `${tool}, then model step ${turn.steps + 1}` : tool,
   });
-  const input = runToolInput(turn, call, opened[last]);
+  turn.visibility.toolStarted(call.toolCallId, call, follows ? turn.steps + 1 : undefined);
+  let step: ModelStepOutput | undefined;
+  try {
+    step = await runTool(turn, runs, settling, results, last, follows, input);
+  } finally {
+    turn.visibility.toolEnded(call.toolCallId);
+  }
+  toolFinished(turn, results[last] as ToolResultPart);
+  turn.addToolMessage(plans, opened, results);
+  return step;
+}
+
+/** The activity of {@link runLastToolWithNextStep}: the tool alone, or the tool and the next model step. */
+async function runTool(
+  turn: TurnState,
+  runs: TurnActivities,
+  settling: Pick<Settling, 'plans' | 'opened'>,
+  results: Array<ToolResultPart | undefined>,
+  last: number,
+  follows: boolean,
+  input: RunToolInput,
+): Promise<ModelStepOutput | undefined> {
+  const { plans, opened } = settling;
+  const { call } = plans[last] as PlannedToolCall;
   let step: ModelStepOutput | undefined;
   if (follows) {
     // The tool message as `addToolMessage` will write it, split around this call's result.
@@ -58,7 +85,5 @@ export async function runLastToolWithNextStep(
   } else {
     results[last] = await runs.runTool(input);
   }
-  toolFinished(turn, results[last] as ToolResultPart);
-  turn.addToolMessage(plans, opened, results);
   return step;
 }

@@ -4,6 +4,7 @@ import type { PlannedToolCall, ToolCallPart, ToolResultOutput, ToolResultPart, T
 // Not from the protocol's index, which builds every zod schema in each workflow's module scope.
 import { errorText, executionDenied } from '../protocol/denial-and-error-outputs';
 import { turnRevisions } from '../protocol/turn-plan';
+import { toolSummary } from './describe-turn';
 import { toolRunner } from './turn-activity-options';
 import { continuesAsNewWhenLarge, unlessContinuingAsNew } from './turn-continue-as-new';
 import { type Settled, type Settling, type TurnState, unsettled, withNextStep } from './turn-state';
@@ -97,14 +98,23 @@ export async function settle(
   let part: ToolResultPart;
   if (plan.executor === 'client') {
     if (!awaitingOutput) turn.outputs.expect(call);
+    turn.visibility.refresh();
     await condition(() => turn.outputs.outputOf(call.toolCallId) !== undefined);
     part = result(turn.outputs.outputOf(call.toolCallId) as ToolResultOutput);
   } else if (isLast()) {
     return withNextStep;
   } else {
-    part = await toolRunner(turn.settings as TurnSettings, {
-      turnSetsLength: turn.input.toolTimeouts?.startToClose !== undefined,
-    }).runTool(runToolInput(turn, call, approvalId));
+    const input = runToolInput(turn, call, approvalId);
+    turn.visibility.toolStarted(call.toolCallId, call);
+    try {
+      part = await toolRunner(turn.settings as TurnSettings, {
+        turnSetsLength: turn.input.toolTimeouts?.startToClose !== undefined,
+        // What runs: the approver's edited input when there is one.
+        summary: toolSummary(call.toolName, input.input),
+      }).runTool(input);
+    } finally {
+      turn.visibility.toolEnded(call.toolCallId);
+    }
   }
   toolFinished(turn, part);
   return part;

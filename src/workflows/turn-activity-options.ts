@@ -13,9 +13,12 @@ const modelStepStartToCloseMs = 180_000;
 export function modelSteps(
   input: Pick<AgentTurnInput, 'modelSteps'>,
   settings?: TurnSettings,
+  /** What the Temporal UI's timeline calls the activity: `model step 3`. */
+  summary?: string,
 ): Pick<TurnActivities, 'runModelStep' | 'planResumedCalls'> {
   const limits = settings?.activities?.modelStep;
   const common: LocalActivityOptions = {
+    ...(summary !== undefined && { summary }),
     startToCloseTimeout: limits?.startToCloseMs ?? modelStepStartToCloseMs,
     // 4xx answers other than 429 come back as ModelRequestRejected: retrying them cannot help.
     retry: {
@@ -43,7 +46,7 @@ export const { validateToolOutput, validateToolInput } = proxyActivities<Tollgat
  */
 export function toolRunner(
   settings: TurnSettings,
-  options: { turnSetsLength: boolean; thenModelStep?: boolean },
+  options: { turnSetsLength: boolean; thenModelStep?: boolean; summary?: string },
 ): TurnActivities {
   const limits = settings.activities?.tool;
   const toolMs = options.turnSetsLength
@@ -53,6 +56,7 @@ export function toolRunner(
     ? (settings.activities?.modelStep?.startToCloseMs ?? modelStepStartToCloseMs)
     : 0;
   return proxyActivities<TurnActivities>({
+    ...(options.summary !== undefined && { summary: options.summary }),
     startToCloseTimeout: toolMs + modelStepMs,
     heartbeatTimeout: settings.toolTimeouts.heartbeatMs,
     retry: { maximumAttempts: limits?.maximumAttempts ?? 3 },

@@ -7,6 +7,7 @@ import type {
   ToolCallPart,
 } from '../protocol';
 import { ApprovalBook, type ApprovalBookSnapshot } from './approval-book';
+import { approvalSummary } from './describe-turn';
 import type { TurnEventLog } from './turn-event-log';
 
 /** A turn's approvals as a turn that continues as new carries them. */
@@ -104,7 +105,7 @@ export class TurnApprovals {
     const isDecided = () => this.book.decisionOf(approvalId) !== undefined;
     if (approval?.timeoutMs === undefined) {
       await condition(isDecided);
-    } else if (!(await condition(isDecided, this.timeLeft(approvalId, approval.timeoutMs), { summary: 'approval' }))) {
+    } else if (!(await condition(isDecided, this.timeLeft(approvalId, approval.timeoutMs), this.timerOf(approvalId)))) {
       const waited = describeDuration(approval.timeoutMs);
       const entry = this.book.expire(approvalId, `Approval expired: nobody decided within ${waited}.`, new Date());
       if (approval.onExpire === 'fail') {
@@ -118,6 +119,12 @@ export class TurnApprovals {
     const decision = this.book.decisionOf(approvalId) as ToolApprovalAuditEntry;
     this.note('approval-decided', decision, detailOf(decision));
     return decision;
+  }
+
+  /** The expiry timer's name on the Temporal UI's timeline: `approval: writeFile notes.txt`. */
+  private timerOf(approvalId: string): { summary: string } {
+    const waiting = this.book.pending().find((entry) => entry.approvalId === approvalId);
+    return { summary: waiting ? approvalSummary(waiting.toolName, waiting.input) : 'approval' };
   }
 
   /** How long the approval may still wait: all of its time, or in a continued run what is left of it. */

@@ -9,6 +9,7 @@ import type {
 } from '../protocol';
 import type { NotificationReceipt } from '../notifications/notification-types';
 import { turnRevisions } from '../protocol/turn-plan';
+import { expiryWarningSummary, reminderSummary } from './describe-turn';
 import type { TurnEventLog } from './turn-event-log';
 
 /** The notice activity, with the worker owner's limits when given. */
@@ -132,7 +133,12 @@ export class TurnNotices {
     if (warnAt === undefined) return;
     const isDecided = () => followed.decisionOf() !== undefined;
     // A timer needs a positive duration; a carried warning already due is sent at once.
-    if (await condition(isDecided, Math.max(1, warnAt - Date.now()), { summary: 'approval expiry warning' })) return;
+    if (
+      await condition(isDecided, Math.max(1, warnAt - Date.now()), {
+        summary: expiryWarningSummary(followed.approval),
+      })
+    )
+      return;
     delete followed.warnAt;
     // Decided in the same moment the timer fired: nothing to warn about.
     if (isDecided()) return;
@@ -235,7 +241,7 @@ export class TurnNotices {
     const send = this.sender(followed);
     const isDecided = () => decisionOf() !== undefined;
     if (remindAfterMs !== undefined) {
-      if (!(await condition(isDecided, remindAfterMs, { summary: 'approval reminder' }))) {
+      if (!(await condition(isDecided, remindAfterMs, { summary: reminderSummary(followed.approval) }))) {
         delete followed.remindAt;
         const due = (plan.escalateTo ?? plan.notify).map((target) => send('reminder', target));
         reminders.push(...due);

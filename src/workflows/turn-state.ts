@@ -5,6 +5,7 @@ import type {
   AgentTurnResult,
   AgentTurnStatus,
   ModelMessage,
+  PendingToolApproval,
   PlannedToolCall,
   ToolContentPart,
   ToolResultPart,
@@ -17,6 +18,7 @@ import type { SettlingCalls } from './turn-carry-over';
 import { TurnApprovals } from './turn-approvals';
 import { TurnEventLog } from './turn-event-log';
 import { TurnNotices } from './turn-notices';
+import type { WaitingApproval } from './describe-turn';
 import { TurnVisibility } from './turn-visibility';
 
 /** What `settle` gives for the call it leaves to run with the next model step. */
@@ -44,7 +46,19 @@ export class TurnState {
   readonly events = new TurnEventLog();
   readonly approvals = new TurnApprovals(this.workflowId, this.events, () => this.steps);
   readonly outputs = new ClientToolOutputs();
-  readonly visibility = new TurnVisibility(this.workflowId, workflowInfo().parent?.workflowId);
+  readonly visibility = new TurnVisibility(this.workflowId, workflowInfo().parent?.workflowId, {
+    picture: () => ({
+      pending: this.waiting(this.approvals.book.pending()),
+      awaitingOutput: this.outputs.awaiting().map((call) => call.toolName),
+      decided: this.approvals.book.audit(),
+      ignored: this.approvals.book.ignored(),
+      ...(this.input.requester !== undefined && { requester: this.input.requester }),
+      requireSigned: this.settings?.trust.requireSigned ?? false,
+      steps: this.steps,
+    }),
+    waiting: (pending) => this.waiting(pending),
+    searchesByPerson: () => this.revision() >= turnRevisions.inspectableTurns,
+  });
   readonly notices: TurnNotices;
   readonly messages: ModelMessage[] = [];
   transcript: TranscriptPointer;
@@ -57,6 +71,8 @@ export class TurnState {
   continuations = 0;
 
   constructor(readonly input: AgentTurnInput) {
+    // Decisions, votes and ignored decisions show in the Temporal UI's details the moment they are recorded.
+    this.approvals.book.onChange = () => this.visibility.refresh();
     this.transcript = { ...(input.transcript !== undefined && { head: input.transcript }), tail: [...input.messages] };
     this.notices = new TurnNotices(
       this.workflowId,
@@ -103,6 +119,15 @@ export class TurnState {
   /** Whether an earlier run left `plan`'s call waiting for a client's output (its decision and start are recorded). */
   awaitsOutput(plan: PlannedToolCall): boolean {
     return this.carriedSettling !== undefined && this.outputs.isAwaiting(plan.call.toolCallId);
+  }
+
+  /** `pending` with whether each one's requester may approve it. */
+  private waiting(pending: readonly PendingToolApproval[]): WaitingApproval[] {
+    return pending.map((approval) =>
+      this.approvals.book.selfApprovalAllowed(approval.approvalId)
+        ? approval
+        : { ...approval, selfApprovalAllowed: false },
+    );
   }
 
   showPending(): void {

@@ -81,10 +81,11 @@ describe('checkTemporal', () => {
         'Failed to start Workflow',
       );
 
-      expect(await checkTemporal(settings)).toEqual({ registered: ['TollgatePendingApprovals'] });
+      const all = ['TollgatePendingApprovals', 'TollgateWaitingTools', 'TollgateApprovers', 'TollgateRequester'];
+      expect(await checkTemporal(settings)).toEqual({ registered: all });
 
       const { customAttributes } = await connection.operatorService.listSearchAttributes({ namespace });
-      expect(Object.keys(customAttributes ?? {})).toContain('TollgatePendingApprovals');
+      expect(Object.keys(customAttributes ?? {})).toEqual(expect.arrayContaining(all));
       const handle = await tollgate.startTurn({ messages: [{ role: 'user', content: 'hello' }] });
       await handle.terminate('test done');
       expect(await checkTemporal(settings)).toEqual({ registered: [] });
