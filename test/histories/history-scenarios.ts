@@ -635,6 +635,42 @@ const withoutMarker: HistoryScenario[] = [
     },
   },
   {
+    // Revisions 7–9 at once: an approver edits the arguments (7), the approval's expiry warning timer starts and is
+    // cancelled by the decision (8), and the search attributes name the waiting tool, its approvers and the
+    // requester (9).
+    name: 'revision-9',
+    saves: ['revision-9'],
+    worker: {
+      policy: {
+        tools: {
+          deleteFile: {
+            editors: ['ana'],
+            approvalTimeout: '1h',
+            notify: [{ type: 'slack', channel: 'C-ops' }],
+          },
+        },
+      },
+    },
+    async run(context) {
+      const name = 'revision-9';
+      scriptDeleteAndLookup(context.model, name);
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker(name)} go` }], requester: 'carol' },
+        { workflowId: name },
+      );
+      const [approval] = (await waitForPending(handle, 1)) as [PendingToolApproval];
+      await waitFor(
+        async () => context.notifier.sent.filter((entry) => entry.approvalId === approval.approvalId),
+        (sent) => sent.length === 1,
+      );
+      await context.tollgate.decideMany(handle.workflowId, [
+        { approvalId: approval.approvalId, approved: true, approver: 'ana', input: { path: 'kept.txt' } },
+      ]);
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+  {
     name: 'retired-conversation',
     saves: ['retired-conversation', 'retired-conversation/turn-1'],
     async run(context) {

@@ -44,6 +44,9 @@ async function replay(codePath: string, entries: History[]): Promise<string[]> {
   return failures;
 }
 
+/** Payloads as historyToJSON writes them: base64 data. */
+type Payloads = { payloads?: Array<{ data?: string }> };
+
 describe('committed workflow histories', () => {
   it('include a history for every path a waiting turn can be on', () => {
     expect(histories.map((entry) => entry.workflowId)).toEqual(
@@ -90,6 +93,8 @@ describe('committed workflow histories', () => {
         'retired-revision-5',
         // Revision 6, before editing arguments: a decision's `input` is an unknown field.
         'retired-revision-6',
+        // Revisions 7–9: edited arguments, the expiry warning's timer, the search attributes of inspection.
+        'revision-9',
       ]),
     );
   });
@@ -169,7 +174,6 @@ describe('committed workflow histories', () => {
   });
 
   it("hold a decision carrying input before revision 7: ignored, and the tool ran with the model's input", () => {
-    type Payloads = { payloads?: Array<{ data?: string }> };
     const events = histories.find((entry) => entry.workflowId === 'retired-revision-6')?.history.events as Array<{
       workflowExecutionSignaledEventAttributes?: { input?: Payloads };
       activityTaskScheduledEventAttributes?: { activityType?: { name?: string }; input?: Payloads };
@@ -187,6 +191,39 @@ describe('committed workflow histories', () => {
     );
     // The approved call ran last, with the next model step, on the model's input: the signal's input changed nothing.
     expect(runs).toEqual([{ toolCallId: 'retired-revision-6-delete', toolName: 'deleteFile', input: { path: 'retired-revision-6.txt' } }]);
+  });
+
+  it('hold a turn of revisions 7–9: edited arguments ran, the expiry warning had its timer, the UI could filter it', () => {
+    const events = histories.find((entry) => entry.workflowId === 'revision-9')?.history.events as Array<{
+      timerStartedEventAttributes?: unknown;
+      userMetadata?: { summary?: { data?: string } };
+      upsertWorkflowSearchAttributesEventAttributes?: { searchAttributes?: { indexedFields?: Record<string, unknown> } };
+      activityTaskScheduledEventAttributes?: { activityType?: { name?: string }; input?: Payloads };
+    }>;
+    const decoded = (data: string | undefined) => JSON.parse(Buffer.from(data ?? '', 'base64').toString()) as unknown;
+    const timers = events.flatMap((event) =>
+      event.timerStartedEventAttributes ? [decoded(event.userMetadata?.summary?.data)] : [],
+    );
+    expect(timers).toEqual(['expiry warning: deleteFile revision-9.txt', 'approval: deleteFile revision-9.txt']);
+    const upserted = events.flatMap((event) =>
+      Object.keys(event.upsertWorkflowSearchAttributesEventAttributes?.searchAttributes?.indexedFields ?? {}),
+    );
+    expect(new Set(upserted)).toEqual(
+      new Set(['TollgatePendingApprovals', 'TollgateWaitingTools', 'TollgateApprovers', 'TollgateRequester']),
+    );
+    const runs = events.flatMap((event) =>
+      event.activityTaskScheduledEventAttributes?.activityType?.name === 'runToolThenModelStep'
+        ? [(decoded(event.activityTaskScheduledEventAttributes.input?.payloads?.[0]?.data as string | undefined) as { call: unknown }).call]
+        : [],
+    );
+    expect(runs).toEqual([
+      {
+        toolCallId: 'revision-9-delete',
+        toolName: 'deleteFile',
+        input: { path: 'kept.txt' },
+        edit: { editedBy: 'ana', originalInput: { path: 'revision-9.txt' } },
+      },
+    ]);
   });
 
   it('replay on today\'s workflow code, with the patch marker or without', async () => {
