@@ -128,7 +128,9 @@ describe('EmailNotifier', () => {
     expect(mail.text.split('\n')[0]).toBe(
       'Expires in 1 h: deleteFile still needs your decision, or it is denied as expired.',
     );
-    expect(mail.links).toHaveLength(2);
+    // Approve, deny, and the inbox (for a fuller view or an edit).
+    expect(mail.links).toHaveLength(3);
+    expect(mail.links[2]).toBe('https://tollgate.example.com/inbox#approval-warning');
     expect(claimsOfLink(mail.links[0]!).exp).toBe(Math.floor(expiresAt.getTime() / 1000));
   });
 
