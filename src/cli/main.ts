@@ -29,6 +29,7 @@ Commands:
       --model-steps MODE      activity (default: live text, each step its own activity) or local
                               (local activities: fewer history events, for turns nobody watches live)
       --detach                print the turn id and return at once
+      --requester NAME        who asks (default: $USER); approvers' self-approval rules compare it
   follow <turnId>           follow a running turn again (after Ctrl-C, a closed terminal, a restart)
   pending                   list approvals waiting for a decision
       --workflow-id ID        only this turn's
@@ -60,6 +61,7 @@ async function main(): Promise<void> {
       json: { type: 'boolean' },
       reason: { type: 'string' },
       approver: { type: 'string' },
+      requester: { type: 'string' },
       input: { type: 'string' },
       'input-file': { type: 'string' },
       gateway: { type: 'string' },
@@ -130,6 +132,8 @@ async function main(): Promise<void> {
           tools: values.tools?.split(',').map((name) => name.trim()),
           workflowId: values['workflow-id'],
           detach: values.detach,
+          // Who asks, as the Temporal UI and the approvers see it (a gateway sets its token's identity instead).
+          requester: values.requester ?? process.env.USER ?? 'cli',
           address: temporalAddress(),
         });
         return;

@@ -7,6 +7,8 @@ export async function runCommand(
   tollgate: TollgateClient,
   options: {
     prompt: string;
+    /** Who asks (the turn's requester). */
+    requester?: string;
     autoApprove?: boolean;
     maxSteps?: number;
     modelSteps?: 'activity' | 'local';
@@ -21,6 +23,7 @@ export async function runCommand(
   const handle = await tollgate.startTurn(
     {
       messages: [{ role: 'user', content: options.prompt }],
+      ...(options.requester !== undefined && { requester: options.requester }),
       ...(options.autoApprove && { autoApprove: true }),
       ...(options.maxSteps !== undefined && { maxSteps: options.maxSteps }),
       ...(options.modelSteps !== undefined && { modelSteps: options.modelSteps }),

@@ -1,3 +1,4 @@
+import { requesterSearchAttribute } from '../../src/workflows/definitions';
 import os from 'node:os';
 import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
@@ -70,6 +71,9 @@ describe('tollgate CLI', () => {
     expect(workflowId).toBeDefined();
     const handle = environment.tollgate.turn(workflowId!);
     const [approval] = await waitForPending(handle, 1);
+    // The one who ran it asks: the Temporal UI can list their turns.
+    const { typedSearchAttributes } = await handle.describe();
+    expect(typedSearchAttributes.get(requesterSearchAttribute)).toBe('cli-user');
 
     const listed = await tollgate('pending', '--workflow-id', workflowId!);
     expect(listed.stdout).toContain('deleteFile');
