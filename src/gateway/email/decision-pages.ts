@@ -28,14 +28,15 @@ const contentSecurityPolicy = [
 
 /**
  * Sends a page with the headers every decision page carries: not cached anywhere (it is reached through a
- * credential), no Referer leaking the link to anything it points to, a CSP that allows nothing but its own
+ * credential), no Referer leaking the link to another site (`same-origin`: not `no-referrer`, with which a browser
+ * posts the page's own form with `Origin: null`, and the origin check refuses it), a CSP that allows nothing but its own
  * style and forms posting back to the gateway, and no framing.
  */
 export function sendPage(reply: FastifyReply, page: DecisionPage): FastifyReply {
   return reply
     .code(page.status)
     .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
+    .header('referrer-policy', 'same-origin')
     .header('content-security-policy', contentSecurityPolicy)
     .header('x-frame-options', 'DENY')
     .header('x-content-type-options', 'nosniff')

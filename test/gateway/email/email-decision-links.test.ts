@@ -90,7 +90,7 @@ describe('email decision links', () => {
     expect(head.status).toBe(200);
     expect(head.text).toBe('');
     expect(head.headers.get('cache-control')).toBe('no-store');
-    expect(head.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(head.headers.get('referrer-policy')).toBe('same-origin');
     await expectUndecided(turn);
     expect(gateway.audit.list({ approvalId: turn.approvalId })).toEqual([]);
   });

@@ -61,7 +61,7 @@ export async function submitForm(
 export function expectPageHeaders(page: PageResponse): void {
   expect(page.headers.get('content-type')).toMatch(/^text\/html/);
   expect(page.headers.get('cache-control')).toBe('no-store');
-  expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+  expect(page.headers.get('referrer-policy')).toBe('same-origin');
   expect(page.headers.get('content-security-policy')).toMatch(
     /default-src 'none'.*form-action 'self'.*frame-ancestors 'none'/,
   );
