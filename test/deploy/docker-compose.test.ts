@@ -1,3 +1,4 @@
+import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
 import Ajv from 'ajv';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -137,8 +138,10 @@ describe('docker-compose.yml', () => {
     }
     const setup = ([] as string[]).concat(services['temporal-setup']?.command ?? []).join('\n');
     expect(setup).toContain(
-      'temporal operator search-attribute create --namespace "$$NAMESPACE" --name TollgatePendingApprovals --type KeywordList',
+      'retry temporal operator search-attribute create --namespace "$$NAMESPACE" --name "$$name" --type "$${attribute#*:}"',
     );
+    // Every attribute a turn writes, with its type, as the dev server registers them.
+    for (const [name, type] of Object.entries(tollgateSearchAttributes)) expect(setup).toContain(`${name}:${type}`);
   });
 
   it('its temporal-setup job creates the namespace and the search attribute on a real server, and a rerun changes nothing', async () => {
@@ -164,7 +167,12 @@ describe('docker-compose.yml', () => {
       { env: environment },
     );
     const { customAttributes } = JSON.parse(listed.stdout) as { customAttributes: Record<string, string> };
-    expect(customAttributes).toEqual({ TollgatePendingApprovals: 'INDEXED_VALUE_TYPE_KEYWORD_LIST' });
+    expect(customAttributes).toEqual({
+      TollgatePendingApprovals: 'INDEXED_VALUE_TYPE_KEYWORD_LIST',
+      TollgateWaitingTools: 'INDEXED_VALUE_TYPE_KEYWORD_LIST',
+      TollgateApprovers: 'INDEXED_VALUE_TYPE_KEYWORD_LIST',
+      TollgateRequester: 'INDEXED_VALUE_TYPE_KEYWORD',
+    });
     const again = await run();
     expect(again.stdout).not.toContain('successfully registered');
     expect(again.stdout).toContain(`Namespace ${namespace} is ready for Tollgate`);
