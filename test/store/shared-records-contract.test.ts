@@ -5,6 +5,7 @@ import { startSeaweedFs, type SeaweedFs } from '../../src/dev/seaweedfs';
 import { DecisionAudit, type DecisionAttempt } from '../../src/gateway/decisions/decision-audit';
 import { SharedUsedTokenStore } from '../../src/gateway/email/used-token-store';
 import { sharedRecordsFromUrl, type SharedRecords } from '../../src/store/shared-records';
+import { waitFor } from '../support/test-environment';
 
 /**
  * What the shared records promise, and the used-link store and audit built on them, held against a folder and an S3
@@ -89,6 +90,31 @@ describe.each([
     expect(filtered.attempts.map((attempt) => attempt.approver)).toEqual(['person-1']);
     expect(filtered.next).toBeDefined();
     expect((await reader.read()).map((attempt) => attempt.approver)).toHaveLength(5);
+  });
+
+  it('sweeps the records of expired links a page at a time, keeping live ones; a claim starts a sweep now and then', async () => {
+    const now = new Date('2026-11-25T12:00:00Z');
+    const expired = new Date('2026-11-25T11:00:00Z');
+    // No sweep on claims here: the test sweeps by hand.
+    const links = new SharedUsedTokenStore(gateway(), { everyMs: Number.POSITIVE_INFINITY, limit: 2, now: () => now });
+    for (const key of ['a', 'b', 'c']) await links.claim([key], expired);
+    await links.claim(['live'], new Date('2026-11-25T13:00:00Z'));
+    let removed = 0;
+    for (let sweep = 0; sweep < 3; sweep++) removed += await links.sweepExpired();
+    expect(removed).toBe(3);
+    await expect(links.isUsed(['live'])).resolves.toBe(true);
+    await expect(links.isUsed(['a'])).resolves.toBe(false);
+
+    // With sweeps due, a claim through another gateway starts one beside it.
+    const other = new SharedUsedTokenStore(gateway(), { everyMs: 0, limit: 100, now: () => now });
+    await links.claim(['old'], expired);
+    await expect(other.claim(['new'], new Date('2026-11-25T13:00:00Z'))).resolves.toBe(true);
+    await waitFor(
+      () => links.isUsed(['old']),
+      (used) => !used,
+      10_000,
+    );
+    await expect(other.isUsed(['new', 'live'])).resolves.toBe(true);
   });
 
   it('refuses names that could leave the records', async () => {

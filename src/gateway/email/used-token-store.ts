@@ -116,7 +116,55 @@ export class LocalUsedTokenStore implements UsedTokenStore {
  * const usedTokens = new SharedUsedTokenStore(sharedRecordsFromUrl('s3://tollgate/prod'));
  */
 export class SharedUsedTokenStore implements UsedTokenStore {
-  constructor(private readonly records: SharedRecords) {}
+  private lastSweep = 0;
+  // Where the next sweep starts: record names are digests, so a sweep walks the folder a page at a time.
+  private sweepAfter: string | undefined;
+
+  /**
+   * `sweep`: how often a claim may also remove records of links that have expired (they are refused by their own
+   * expiry anyway), and how many records one sweep reads; without it, records stay until `sweepExpired` is called.
+   */
+  constructor(
+    private readonly records: SharedRecords,
+    private readonly sweep: { everyMs: number; limit: number; now?: () => Date } = { everyMs: 3_600_000, limit: 500 },
+  ) {}
+
+  /**
+   * Removes the records of expired links among the next `limit` records (from where the last sweep stopped), so the
+   * shared store does not keep every link ever used. Returns how many it removed.
+   */
+  async sweepExpired(limit = this.sweep.limit): Promise<number> {
+    const now = (this.sweep.now?.() ?? new Date()).getTime();
+    const names = await this.records.list(usedLinksFolder, {
+      ...(this.sweepAfter !== undefined && { after: this.sweepAfter }),
+      limit,
+    });
+    // A short page is the folder's end: the next sweep starts again from its beginning.
+    this.sweepAfter = names.length === limit ? names.at(-1) : undefined;
+    let removed = 0;
+    for (const name of names) {
+      const body = await this.records.read(name);
+      let expiresAt = Number.NaN;
+      try {
+        expiresAt = Date.parse((JSON.parse(body ?? '{}') as { expiresAt?: string }).expiresAt ?? '');
+      } catch {
+        // Unreadable (still being written by another gateway): left for a later sweep.
+      }
+      if (Number.isFinite(expiresAt) && expiresAt <= now) {
+        await this.records.remove(name);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  /** Starts a sweep when the last began more than `everyMs` ago; it runs beside the claim and never fails it. */
+  private sweepSometimes(): void {
+    const now = (this.sweep.now?.() ?? new Date()).getTime();
+    if (now - this.lastSweep < this.sweep.everyMs) return;
+    this.lastSweep = now;
+    void this.sweepExpired().catch(() => undefined);
+  }
 
   async claim(keys: readonly string[], expiresAt: Date): Promise<boolean> {
     const names = namesOf(keys);
@@ -135,6 +183,7 @@ export class SharedUsedTokenStore implements UsedTokenStore {
       await this.giveBack(taken).catch(() => undefined);
       throw error;
     }
+    this.sweepSometimes();
     return true;
   }
 
@@ -153,7 +202,10 @@ export class SharedUsedTokenStore implements UsedTokenStore {
 }
 
 // Keys are token identifiers; the record names only their digest, and sorted, so every claim takes them in one order.
+/** The shared records' folder of used links (and ended inbox sessions). */
+const usedLinksFolder = 'used-email-links';
+
 function namesOf(keys: readonly string[]): string[] {
-  const names = [...new Set(keys)].map((key) => `used-email-links/${createHash('sha256').update(key).digest('hex')}`);
+  const names = [...new Set(keys)].map((key) => `${usedLinksFolder}/${createHash('sha256').update(key).digest('hex')}`);
   return names.sort();
 }
