@@ -2,7 +2,8 @@ import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, getToolName, isToolUIPart, type UIMessage } from 'ai';
 import { useEffect, useId, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { argumentSummary, errorSentence, statusSentence } from './readable';
+import { argumentSummary } from '../../src/protocol/argument-summary';
+import { errorSentence, statusSentence } from './readable';
 
 /** Where the gateway is and the bearer token to call it with; `npm run dev` writes them into the page. */
 declare global {

@@ -1,6 +1,7 @@
 /**
  * Words a person reads, made from what the chat library and the gateway hand the page: a sentence for an error
- * (never a raw problem+json body), a sentence for the chat's status, a short summary of a tool's arguments.
+ * (never a raw problem+json body) and a sentence for the chat's status. A tool's arguments are summarised by
+ * Tollgate's own `argumentSummary` (src/protocol/argument-summary.ts), as the approver inbox does.
  */
 
 /** An error as a sentence: the gateway's problem+json `detail` (or `title`), else the message itself. */
@@ -32,25 +33,4 @@ export function statusSentence(status: string, waitingApprovals: number, queued:
     return `${calls} for your decision.${after}`;
   }
   return 'Ready.';
-}
-
-/** A tool's input as `name: value` lines, short values whole and long ones cut, for reading at a glance. */
-export function argumentSummary(input: unknown): Array<{ name: string; value: string }> {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    return [{ name: 'input', value: shorten(valueText(input)) }];
-  }
-  return Object.entries(input as Record<string, unknown>).map(([name, value]) => ({
-    name,
-    value: shorten(valueText(value)),
-  }));
-}
-
-function valueText(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (value === undefined) return '(none)';
-  return JSON.stringify(value);
-}
-
-function shorten(text: string): string {
-  return text.length > 200 ? `${text.slice(0, 200)}… (${text.length.toLocaleString('en-US')} characters)` : text;
 }

@@ -1,6 +1,7 @@
 /**
- * Tool arguments as a person reads them at a glance, in the Temporal UI's timeline and details. Pure and bounded:
- * only the top level is walked, so it is safe in workflow code on whatever the model sent.
+ * Tool arguments as a person reads them at a glance: in the Temporal UI's timeline and details (one line), on the
+ * approver inbox and the chat page (`name: value` lines). Pure and bounded: only the top level is walked, so it is
+ * safe in workflow code on whatever the model sent, and it imports nothing, so a browser page can bundle it.
  */
 
 /** Entries of an object shown before `…`. */
@@ -75,4 +76,49 @@ export function cut(text: string, maxLength: number): string {
     .trim();
   const whole = line.length <= maxLength && text.length <= maxLength * 4 + 16;
   return whole ? line : `${line.slice(0, Math.max(0, maxLength - 1))}…`;
+}
+
+/** One argument as a person reads it at a glance. */
+export interface ArgumentLine {
+  name: string;
+  value: string;
+}
+
+/** Characters of one value shown before it is cut, and arguments listed before the rest are counted. */
+const valueLimit = 200;
+const linesLimit = 30;
+
+/**
+ * A tool's input as `name: value` lines: strings as they are, other values as compact JSON, long values cut
+ * with their full length named, and at most 30 lines (the rest counted). Plain text: escape it for HTML.
+ *
+ * @example
+ * argumentSummary({ path: 'a.txt', force: true }); // [{ name: 'path', value: 'a.txt' }, { name: 'force', value: 'true' }]
+ */
+export function argumentSummary(input: unknown): ArgumentLine[] {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) {
+    return [{ name: 'input', value: shortened(valueTextOf(input)) }];
+  }
+  const entries = Object.entries(input as Record<string, unknown>);
+  if (entries.length === 0) return [{ name: 'input', value: '(no arguments)' }];
+  const lines = entries.slice(0, linesLimit).map(([name, value]) => ({ name, value: shortened(valueTextOf(value)) }));
+  if (entries.length > linesLimit) {
+    lines.push({ name: '…', value: `${entries.length - linesLimit} more arguments; see the raw input` });
+  }
+  return lines;
+}
+
+function valueTextOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return '(none)';
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+function shortened(text: string): string {
+  if (text.length <= valueLimit) return text;
+  return `${Array.from(text).slice(0, valueLimit).join('')}… (${text.length.toLocaleString('en-US')} characters)`;
 }

@@ -1,4 +1,4 @@
-import { argumentSummary, errorSentence, statusSentence } from '../../examples/chat/readable';
+import { errorSentence, statusSentence } from '../../examples/chat/readable';
 
 describe('errorSentence', () => {
   it('reads a problem+json body as its detail', () => {
@@ -30,15 +30,5 @@ describe('statusSentence', () => {
     expect(statusSentence('ready', 2, 1)).toBe(
       '2 tool calls wait for your decision. Your queued message will be sent after.',
     );
-  });
-});
-
-describe('argumentSummary', () => {
-  it('lists each argument by name, long values cut with their length', () => {
-    expect(argumentSummary({ path: 'a.txt', content: 'x'.repeat(300), force: true })).toEqual([
-      { name: 'path', value: 'a.txt' },
-      { name: 'content', value: `${'x'.repeat(200)}… (300 characters)` },
-      { name: 'force', value: 'true' },
-    ]);
   });
 });

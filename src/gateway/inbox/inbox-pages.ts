@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { PendingApprovalOfTurn } from '../../client';
 import { escapeHtml, renderArgumentsText } from '../../notifications/email/email-text';
-import { argumentSummary } from './argument-summary';
+import { argumentSummary } from '../../protocol/argument-summary';
 import { inboxAssetPaths } from './inbox-assets';
 
 /** A page the inbox answers with. */

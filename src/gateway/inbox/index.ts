@@ -1,4 +1,3 @@
-export { argumentSummary, type ArgumentLine } from './argument-summary';
 export {
   inboxExtension,
   inboxPaths,
