@@ -66,7 +66,9 @@ describe.each([
 
   it('pages the shared audit: every record once, in order, with a cursor until the end', async () => {
     const writer = new DecisionAudit({ shared: gateway() });
+    let third: Date | undefined;
     for (let index = 0; index < 5; index++) {
+      if (index === 3) third = new Date();
       await writer.record({
         at: new Date().toISOString(),
         approver: `person-${index}`,
@@ -90,6 +92,9 @@ describe.each([
     expect(filtered.attempts.map((attempt) => attempt.approver)).toEqual(['person-1']);
     expect(filtered.next).toBeDefined();
     expect((await reader.read()).map((attempt) => attempt.approver)).toHaveLength(5);
+    // A window is read from its first moment (what the approval statistics ask for).
+    const later = new DecisionAudit({ shared: gateway() });
+    expect((await later.read({ since: third })).map((attempt) => attempt.approver)).toEqual(['person-3', 'person-4']);
   });
 
   it('sweeps the records of expired links a page at a time, keeping live ones; a claim starts a sweep now and then', async () => {

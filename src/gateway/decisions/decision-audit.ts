@@ -45,6 +45,8 @@ export interface DecisionAttempt {
 export interface DecisionAttemptFilter {
   approvalId?: string;
   workflowId?: string;
+  /** Only attempts made at or after this time; a shared audit is then read from there, not from its start. */
+  since?: Date;
 }
 
 /** One page of the shared audit: the attempts found, and where the next page starts when there may be more. */
@@ -112,7 +114,7 @@ export class DecisionAudit {
   private async share(attempt: DecisionAttempt): Promise<void> {
     if (!this.shared) return;
     // Named by the time it was written and a random suffix: listing returns records in time order.
-    const name = `audit/${new Date().toISOString().replace(/:/g, '')}-${randomBytes(6).toString('hex')}.json`;
+    const name = `audit/${recordTime(new Date())}-${randomBytes(6).toString('hex')}.json`;
     await this.shared.create(name, JSON.stringify(attempt));
     this.remember(name, attempt);
   }
@@ -151,7 +153,9 @@ export class DecisionAudit {
         ...(end < this.attempts.length && { next: String(end) }),
       };
     }
-    const names = await shared.list('audit', { ...(after !== undefined && { after }), limit });
+    // Records are named by the time they were written: a window's first page starts at its first moment.
+    const from = after ?? (filter.since === undefined ? undefined : `audit/${recordTime(filter.since)}`);
+    const names = await shared.list('audit', { ...(from !== undefined && { after: from }), limit });
     const unseen = names.filter((name) => !this.sharedSeen.has(name));
     for (let start = 0; start < unseen.length; start += 16) {
       await Promise.all(
@@ -191,6 +195,12 @@ export class DecisionAudit {
 function matches(attempt: DecisionAttempt, filter: DecisionAttemptFilter): boolean {
   return (
     (filter.approvalId === undefined || attempt.approvalId === filter.approvalId) &&
-    (filter.workflowId === undefined || attempt.workflowId === filter.workflowId)
+    (filter.workflowId === undefined || attempt.workflowId === filter.workflowId) &&
+    (filter.since === undefined || Date.parse(attempt.at) >= filter.since.getTime())
   );
+}
+
+/** A time as audit record names begin with it: ISO 8601 without colons, so names sort by time. */
+function recordTime(time: Date): string {
+  return time.toISOString().replace(/:/g, '');
 }

@@ -22,7 +22,8 @@ export async function computeApprovalStats(
       ...(context.listing.concurrency !== undefined && { concurrency: context.listing.concurrency }),
       ...(context.listing.perTurnTimeoutMs !== undefined && { perTurnTimeoutMs: context.listing.perTurnTimeoutMs }),
     }),
-    context.audit.read(),
+    // Only the window's attempts: a shared audit is read from the window's start, not from its beginning.
+    context.audit.read({ since: window.since }),
   ]);
   return aggregateApprovalStats({ since: window.since, until: window.until, attempts, ...history });
 }
