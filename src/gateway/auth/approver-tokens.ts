@@ -55,6 +55,11 @@ export class ApproverTokens {
   get size(): number {
     return this.entries.length;
   }
+
+  /** Whether one of `person`'s tokens holds `scope` (for rights asked without a token: the inbox's sessions). */
+  holds(person: string, scope: TokenScope): boolean {
+    return this.entries.some((entry) => entry.identity === person && entry.scopes.includes(scope));
+  }
 }
 
 /**

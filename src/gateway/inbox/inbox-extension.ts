@@ -172,8 +172,7 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
         };
       };
 
-      const mayReadStats = (person: string) =>
-        options.tokens.entries.some((entry) => entry.identity === person && entry.scopes.includes('audit:read'));
+      const mayReadStats = (person: string) => options.tokens.holds(person, 'audit:read');
 
       const listFor = async (person: string): Promise<{ approvals: InboxApproval[]; unansweredTurns: number }> => {
         const caller: Caller = { person, scopes: new Set(['approvals:decide']) };

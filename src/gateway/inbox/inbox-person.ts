@@ -26,8 +26,6 @@ export function inboxPersonOf(
   if (trimmed.length === 0 || trimmed.length > 320 || !people.configured) return undefined;
   const found = people.byEmailAddress(trimmed);
   if (!found) return undefined;
-  const decides = tokens.entries.some(
-    (entry) => entry.identity === found.id && entry.scopes.includes('approvals:decide'),
-  );
+  const decides = tokens.holds(found.id, 'approvals:decide');
   return decides ? { person: found.id, address: trimmed } : undefined;
 }
