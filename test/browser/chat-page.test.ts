@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { findBrowser, headlessBrowserArguments } from '../support/find-browser';
 import { startChatExample, type ChatExample } from '../../src/dev/serve-chat-example';
 import { uniqueMarker } from '../support/test-environment';
 import { testTokens } from '../gateway/gateway-fixture';
@@ -14,18 +15,6 @@ const lookFolder = path.resolve(__dirname, '../../.tollgate/browser-screens');
 async function keepScreenshot(page: Page, name: string): Promise<void> {
   mkdirSync(lookFolder, { recursive: true });
   await page.screenshot({ path: path.join(lookFolder, `${name}.png`), fullPage: true });
-}
-
-/** A Chromium to drive: CHROME_PATH, or the first known browser on PATH (Debian's `chromium` package). */
-function findBrowser(): string {
-  if (process.env.CHROME_PATH) return process.env.CHROME_PATH;
-  for (const folder of (process.env.PATH ?? '').split(path.delimiter)) {
-    for (const name of ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable']) {
-      const candidate = path.join(folder, name);
-      if (existsSync(candidate)) return candidate;
-    }
-  }
-  throw new Error('No Chromium found: set CHROME_PATH, or install one (apt-get install -y chromium).');
 }
 
 async function freePort(): Promise<number> {
@@ -72,15 +61,7 @@ describe('the example chat page in a browser', () => {
     example = await startChatExample({ gatewayUrl: stack.gateway.url, token: testTokens.ana, port });
     browser = await chromium.launch({
       executablePath: findBrowser(),
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--no-first-run',
-        '--disable-sync',
-      ],
+      args: headlessBrowserArguments,
     });
   });
 

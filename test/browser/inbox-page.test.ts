@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { findBrowser, headlessBrowserArguments } from '../support/find-browser';
 import { startSmtpTestServer, type SmtpTestServer } from '../support/smtp-test-server';
 import { createTestEnvironment, uniqueMarker, waitForPending, type TestEnvironment } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
@@ -21,8 +22,8 @@ beforeAll(async () => {
   environment = await createTestEnvironment({ tools });
   gateway = await startInboxGateway(environment.tollgate, { smtpUrl: smtp.url, trustedProxies: '127.0.0.1,::1' });
   browser = await chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    executablePath: findBrowser(),
+    args: headlessBrowserArguments,
   });
 });
 afterAll(async () => {
