@@ -174,6 +174,26 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
 
       const mayReadStats = (person: string) => options.tokens.holds(person, 'audit:read');
 
+      // The chart reads up to 200 turns; every page load of every reader shares one reading a minute (the same
+      // numbers for all: it needs audit:read, which sees everything).
+      let chart: { at: number; value: Promise<{ svg: string; truncated: boolean }> } | undefined;
+      const chartOfLastWeek = () => {
+        const now = Date.now();
+        if (chart && now - chart.at < 60_000) return chart.value;
+        const value = computeApprovalStats(context, {
+          since: new Date(now - defaultStatsWindowMs),
+          until: new Date(now),
+          maxTurns: defaultStatsTurnLimit,
+        }).then((stats) => ({
+          svg: renderApprovalStatsChart(stats, { idPrefix: 'inbox-stats' }),
+          truncated: stats.truncated,
+        }));
+        chart = { at: now, value };
+        // A failed reading is not kept: the next page load tries again.
+        value.catch(() => (chart = undefined));
+        return value;
+      };
+
       const listFor = async (person: string): Promise<{ approvals: InboxApproval[]; unansweredTurns: number }> => {
         const caller: Caller = { person, scopes: new Set(['approvals:decide']) };
         const listing = await listPendingApprovals(
@@ -365,13 +385,7 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
           if (!mayReadStats(user.person)) {
             throw new GatewayError('forbidden', 'Approval statistics need a token with audit:read.');
           }
-          const until = new Date();
-          const stats = await computeApprovalStats(context, {
-            since: new Date(until.getTime() - defaultStatsWindowMs),
-            until,
-            maxTurns: defaultStatsTurnLimit,
-          });
-          return { svg: renderApprovalStatsChart(stats, { idPrefix: 'inbox-stats' }), truncated: stats.truncated };
+          return chartOfLastWeek();
         });
 
         scope.get(inboxPaths.approvals, async (request, reply) => {
