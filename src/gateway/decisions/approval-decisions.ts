@@ -287,7 +287,7 @@ export class ApprovalDecisions {
     const pending = state.pending.find((approval) => approval.approvalId === request.approvalId);
     const entry: PendingToolApproval | undefined =
       pending ?? state.audit.find((recorded) => recorded.approvalId === request.approvalId);
-    if (entry && !isNamedApprover(actor.person, entry, this.people)) {
+    if (entry && !isNamedApprover(actor.person, entry)) {
       throw new GatewayError(
         'forbidden',
         `"${actor.person}" may not decide approval "${request.approvalId}": it is limited to named approvers.`,
@@ -302,7 +302,7 @@ export class ApprovalDecisions {
         { approvalId: request.approvalId },
       );
     }
-    if (request.input !== undefined && pending && !isNamedEditor(actor.person, pending, this.people)) {
+    if (request.input !== undefined && pending && !isNamedEditor(actor.person, pending)) {
       throw new GatewayError(
         'forbidden',
         pending.editors

@@ -12,6 +12,7 @@ import type {
 } from '../../protocol';
 import { inspectPayload, signalPayloadLimits, summarisePayload } from '../guards/bounded-payload';
 import { readDecision } from '../guards/read-decision';
+import { approverRefusal } from '../../protocol/approver-rights';
 import { editedInputDigestOf, editRefusal } from '../../protocol/edited-input';
 import {
   hasValidDecisionSignature,
@@ -177,7 +178,10 @@ export class ApprovalBook {
     }
     const unauthentic = this.unauthentic(decision, via, known);
     if (unauthentic) return { accepted: false, cause: 'forbidden', message: unauthentic };
-    const forbidden = this.forbidden(decision) ?? editRefusal(decision, this.rights.get(approvalId));
+    const rights = this.rights.get(approvalId);
+    const forbidden =
+      approverRefusal(approvalId, rights, decision.approver, decision.approved ? 'approve' : 'deny') ??
+      editRefusal(decision, rights);
     if (forbidden) return { accepted: false, cause: 'forbidden', message: forbidden };
     const recorded = this.decided.get(approvalId);
     if (recorded) {
@@ -248,26 +252,6 @@ export class ApprovalBook {
       },
     );
     return verdict.valid ? undefined : `The decision on "${decision.approvalId}" is not applied: ${verdict.why}.`;
-  }
-
-  /** Why `decision.approver` may not make this decision, or undefined when they may. */
-  private forbidden(decision: ToolApprovalDecision): string | undefined {
-    const rights = this.rights.get(decision.approvalId);
-    if (!rights) return undefined;
-    const who = decision.approver;
-    // Rules that only name editors (revision 7) restrict nobody's plain decision; editRefusal judges an edit.
-    const onlyEditors = !rights.approvers && rights.allowSelfApproval && rights.quorum <= 1;
-    if (who === undefined && onlyEditors) return undefined;
-    if (who === undefined) {
-      return `Approval "${decision.approvalId}" has approver rules; a decision must name its approver.`;
-    }
-    if (rights.approvers && !rights.approvers.includes(who)) {
-      return `"${who}" may not decide approval "${decision.approvalId}"; it is limited to ${rights.approvers.join(', ')}.`;
-    }
-    if (decision.approved && !rights.allowSelfApproval && who === rights.requester) {
-      return `"${who}" requested this call and may not approve it; someone else must.`;
-    }
-    return undefined;
   }
 
   /** Checks a batch as a whole: every decision must be acceptable and the batch must agree with itself. */
