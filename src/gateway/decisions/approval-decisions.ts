@@ -365,7 +365,7 @@ function actorOf(actor: DecisionActor | string): DecisionActor {
   return typeof actor === 'string' ? { person: actor, identity: actor } : actor;
 }
 
-// Pending approvals carry `inputDigest` once the engine publishes it; until then there is none to bind to.
+// An approval recorded before turns published `inputDigest` has none, and there is nothing to bind a decision to.
 function inputDigestOf(approval: PendingToolApproval): string | undefined {
   const digest = (approval as { inputDigest?: unknown }).inputDigest;
   return typeof digest === 'string' && digest.length > 0 ? digest : undefined;

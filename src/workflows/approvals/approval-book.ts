@@ -10,8 +10,7 @@ import type {
   ToolApprovalAuditEntry,
   ToolApprovalDecision,
 } from '../../protocol';
-import { inspectPayload, signalPayloadLimits, summarisePayload } from '../guards/bounded-payload';
-import { readDecision } from '../guards/read-decision';
+import { summarisePayload } from '../guards/bounded-payload';
 import { approverRefusal } from '../../protocol/approver-rights';
 import { editedInputDigestOf, editRefusal } from '../../protocol/edited-input';
 import {
@@ -42,7 +41,8 @@ const ignoredPrefixLength = 200;
 /**
  * A turn's approvals: what waits, what was decided, and what was refused. Pure bookkeeping, so the
  * decision rules — authenticity, approver rights, first decision wins — live in one place that the
- * signal, the update, the message path and the timer all use, for open and closed turns alike.
+ * signal, the update, the message path and the timer all use, for open and closed turns alike. What a
+ * signal or an update says is read beside each other, in `decision-messages.ts`.
  */
 export class ApprovalBook {
   private readonly waiting = new Map<string, PendingToolApproval>();
@@ -321,47 +321,6 @@ export class ApprovalBook {
     this.decided.set(decision.approvalId, entry);
     this.onChange();
     return { ...entry, outcome: 'recorded' };
-  }
-
-  /** A signal's decision: applied when acceptable, otherwise recorded as ignored. Signals cannot reject. */
-  receiveSignal(payload: unknown, now: Date): void {
-    // Bounded before anything reads it: a decision is small and shallow, and junk must not cost the turn.
-    const inspection = inspectPayload(payload, signalPayloadLimits);
-    if (!inspection.bounded) {
-      this.ignore(payload, 'invalid', `Invalid toolApprovalResponse signal: ${inspection.reason}.`, now);
-      return;
-    }
-    const decision = readDecision(payload, { acceptsInput: this.acceptsEditedInput });
-    if ('invalid' in decision) {
-      this.ignore(payload, 'invalid', `Invalid toolApprovalResponse signal: ${decision.invalid}`, now);
-      return;
-    }
-    if (decision.input !== undefined) {
-      // A signal cannot be refused, and the input must pass the tool's schema (on the worker) before it counts.
-      this.ignore(
-        payload,
-        'invalid',
-        `Edited input is taken only through the respondToToolApprovals update, which checks it against the tool's input schema first; the signal for "${decision.approvalId}" was not applied.`,
-        now,
-      );
-      return;
-    }
-    const check = this.check(decision, 'signal');
-    if (!check.accepted) {
-      this.ignore(payload, check.cause, check.message, now);
-      return;
-    }
-    if (check.repeat && decision.signature) {
-      // Changes nothing either way; kept so that a signed decision sent again shows as what it is.
-      this.ignore(
-        payload,
-        'replayed',
-        `This signed decision on "${decision.approvalId}" by ${decision.approver ?? 'an unnamed approver'} was already counted; a decision counts once.`,
-        now,
-      );
-      return;
-    }
-    this.apply(decision, 'signal', now);
   }
 
   /** Denies a waiting approval because its time ran out. */
