@@ -325,6 +325,7 @@ function constraintOf(pattern: ArgumentPattern): { under: string } | { oneOf: st
 }
 
 function formatSeconds(seconds: number): string {
+  if (seconds < 1) return 'under a second';
   if (seconds < 90) return `${Math.round(seconds)} s`;
   if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
   return `${Math.round(seconds / 360) / 10} h`;
