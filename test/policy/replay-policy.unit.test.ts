@@ -166,7 +166,7 @@ describe('replayPolicy', () => {
       },
     ];
     const result = replayPolicy({
-      candidate: { defaults: { approvers: ['ana'], notify: [{ type: 'email', to: 'ops@example.com' }] } },
+      candidate: { defaults: { approvers: ['ana'], notify: [{ type: 'email', to: ['ops@example.com'] }] } },
       since,
       until,
       turns,
