@@ -223,16 +223,17 @@ describe('the approver inbox in a browser', () => {
       await page.goto(`${fresh.url}/inbox`);
       const list = page.getByRole('list', { name: 'Suggested rules' });
       await list.waitFor({ timeout: 20_000 });
-      const item = list.locator('li.suggestion[data-suggestion-id="deleteFile:path:under"]');
+      const item = list.locator('li.suggestion[data-suggestion-id="deleteFile:path:path-under"]');
       expect(await item.locator('p').first().innerText()).toMatch(
         /^deleteFile with path under reports\/: approved 5 of 5 times by 2 people \(ana, bob\); median (\d+ s|under a second) to decide\. Calls outside it were denied or expired 1 time\.$/,
       );
       await item.getByText('Grant for deleteFile').click();
       const grant = JSON.parse(await item.locator('details pre').first().innerText());
-      expect(grant).toEqual({
-        tool: 'deleteFile',
+      expect(grant).toMatchObject({
+        tools: ['deleteFile'],
         scope: { type: 'everyone' },
-        constraints: { path: { under: 'reports/' } },
+        for: '7d',
+        constraints: [{ type: 'path-under', argument: 'path', folder: 'reports' }],
       });
       expect(await item.innerText()).toContain('The policy file holds no rules on arguments');
       mkdirSync(lookFolder, { recursive: true });

@@ -115,15 +115,32 @@ const approvalStats: JsonSchema = {
   },
 };
 
+// A standing grant's argument constraint; a suggestion's pattern has the same shape.
 const argumentConstraint: JsonSchema = {
   oneOf: [
     {
       type: 'object',
-      required: ['under'],
-      properties: { under: { type: 'string', description: 'A path under this folder (no `..` step).' } },
+      required: ['type', 'argument', 'folder'],
+      properties: {
+        type: { const: 'path-under' },
+        argument: { type: 'string' },
+        folder: { type: 'string', description: 'The path is this folder or inside it; a `..` that leaves it is not.' },
+      },
     },
-    { type: 'object', required: ['oneOf'], properties: { oneOf: { type: 'array', items: { type: 'string' } } } },
-    { type: 'object', required: ['atMost'], properties: { atMost: { type: 'number' } } },
+    {
+      type: 'object',
+      required: ['type', 'argument', 'values'],
+      properties: {
+        type: { const: 'one-of' },
+        argument: { type: 'string' },
+        values: { type: 'array', items: { type: 'string' } },
+      },
+    },
+    {
+      type: 'object',
+      required: ['type', 'argument', 'max'],
+      properties: { type: { const: 'at-most' }, argument: { type: 'string' }, max: { type: 'number' } },
+    },
   ],
 };
 const approvalSuggestions: JsonSchema = {
@@ -145,10 +162,7 @@ const approvalSuggestions: JsonSchema = {
           tool: { type: 'string' },
           pattern: {
             description: 'Which calls of the tool it covers, by one argument; absent: every call.',
-            allOf: [
-              { type: 'object', required: ['argument'], properties: { argument: { type: 'string' } } },
-              argumentConstraint,
-            ],
+            ...argumentConstraint,
           },
           summary: { type: 'string' },
           evidence: {
@@ -176,11 +190,14 @@ const approvalSuggestions: JsonSchema = {
           policyNote: { type: 'string' },
           grant: {
             type: 'object',
-            description: 'The standing grant a person could create for it.',
+            description:
+              'The standing grant a person could create for it, as a `POST /v1/grants` body: for everyone, for 7 days, limited to the pattern (the person may narrow it).',
             properties: {
-              tool: { type: 'string' },
+              tools: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 1 },
               scope: { type: 'object', properties: { type: { const: 'everyone' } } },
-              constraints: { type: 'object', additionalProperties: argumentConstraint },
+              for: { type: 'string' },
+              constraints: { type: 'array', items: argumentConstraint, maxItems: 1 },
+              reason: { type: 'string' },
             },
           },
         },

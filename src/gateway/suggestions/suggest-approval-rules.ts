@@ -14,10 +14,13 @@ export const defaultSuggestionThresholds: SuggestionThresholds = { minApprovals:
 
 /**
  * Which calls of a tool a rule covers, by one top-level argument: a path under a folder, a value from a list, or a
- * number at most so much. The same three kinds of constraint a standing grant takes.
+ * number at most so much. The shape of a standing grant's argument constraint, so that a suggestion's pattern is
+ * the constraint of the grant it proposes.
  */
 export type ArgumentPattern =
-  { argument: string; under: string } | { argument: string; oneOf: string[] } | { argument: string; atMost: number };
+  | { type: 'path-under'; argument: string; folder: string }
+  | { type: 'one-of'; argument: string; values: string[] }
+  | { type: 'at-most'; argument: string; max: number };
 
 /** What a suggestion is based on: every call it covers asked a person, and every one was approved. */
 export interface SuggestionEvidence {
@@ -39,20 +42,27 @@ export interface SuggestionEvidence {
   notApprovedOutside: number;
 }
 
+/** How long a suggested grant holds unless the person creating it chooses otherwise. */
+export const suggestedGrantDuration = '7d';
+
 /**
- * The standing grant a person could create for a suggestion: the tool, for everyone, limited to the pattern's
- * arguments. Duration and uses are the granting person's choice (and the operator's caps).
+ * The standing grant a person could create for a suggestion, as the body of `POST /v1/grants`: the tool, for
+ * everyone, for {@link suggestedGrantDuration}, limited to the pattern. The person creating it may narrow the scope,
+ * shorten the time or add a number of uses; the operator's caps apply.
  */
 export interface SuggestedGrant {
-  tool: string;
+  tools: [string];
   scope: { type: 'everyone' };
-  /** Per argument, what a covered call's value must be. */
-  constraints?: Record<string, { under: string } | { oneOf: string[] } | { atMost: number }>;
+  for: string;
+  /** The pattern, when the suggestion has one. */
+  constraints?: [ArgumentPattern];
+  /** Why, in words: the suggestion's sentence. */
+  reason: string;
 }
 
 /** One proposed rule, with its evidence; nothing applies it by itself. */
 export interface ApprovalRuleSuggestion {
-  /** Stable for the same tool and pattern: `tool`, or `tool:argument:kind`. */
+  /** Stable for the same tool and pattern: `tool`, or `tool:argument:type`. */
   id: string;
   tool: string;
   /** Absent: every call of the tool. */
@@ -185,26 +195,26 @@ function findPatterns(
     if (valued.every(({ value }) => typeof value === 'string')) {
       const strings = valued as Array<{ call: AskedCall; value: string }>;
       if (strings.some(({ value }) => value.includes('/'))) {
-        for (const under of widestFolders(strings, thresholds)) {
-          check({ argument, under }, (value) => isUnder(value as string, under));
+        for (const folder of widestFolders(strings, thresholds)) {
+          check({ type: 'path-under', argument, folder }, (value) => isUnder(value as string, folder));
         }
       } else {
         const refused = new Set(strings.filter(({ call }) => !call.approved).map(({ value }) => value));
-        const oneOf = [...new Set(strings.map(({ value }) => value))].filter((value) => !refused.has(value)).sort();
+        const values = [...new Set(strings.map(({ value }) => value))].filter((value) => !refused.has(value)).sort();
         if (
-          oneOf.length >= 1 &&
-          oneOf.length <= mostListValues &&
-          oneOf.every((value) => value.length <= longestListValue)
+          values.length >= 1 &&
+          values.length <= mostListValues &&
+          values.every((value) => value.length <= longestListValue)
         )
-          check({ argument, oneOf }, (value) => oneOf.includes(value as string));
+          check({ type: 'one-of', argument, values }, (value) => values.includes(value as string));
       }
     } else if (valued.every(({ value }) => typeof value === 'number' && Number.isFinite(value))) {
       const numbers = valued as Array<{ call: AskedCall; value: number }>;
       const lowestRefused = Math.min(...numbers.filter(({ call }) => !call.approved).map(({ value }) => value));
       const below = numbers.filter(({ value }) => value < lowestRefused).map(({ value }) => value);
       if (below.length > 0) {
-        const atMost = Math.max(...below);
-        check({ argument, atMost }, (value) => (value as number) <= atMost);
+        const max = Math.max(...below);
+        check({ type: 'at-most', argument, max }, (value) => (value as number) <= max);
       }
     }
   }
@@ -212,7 +222,7 @@ function findPatterns(
 }
 
 /**
- * The folders (`docs/`, `src/api/`) under which every call was approved, widest first: a folder is left out when a
+ * The folders (`docs`, `src/api`) under which every call was approved, widest first: a folder is left out when a
  * folder above it qualifies already.
  */
 function widestFolders(
@@ -221,27 +231,40 @@ function widestFolders(
 ): string[] {
   const candidates = new Set<string>();
   for (const { call, value } of values) {
-    if (!call.approved || hasParentStep(value)) continue;
-    for (let index = value.indexOf('/'); index >= 0; index = value.indexOf('/', index + 1)) {
-      const folder = value.slice(0, index + 1);
-      // `/` alone or an empty first segment covers nearly everything: not a pattern.
-      if (folder.replace(/\//g, '') !== '') candidates.add(folder);
-    }
+    const path = call.approved ? normalisePath(value) : undefined;
+    if (!path) continue;
+    const segments = path.split('/');
+    // Every folder above the path; the root covers everything, which is the tool's own rule, not a pattern.
+    for (let length = 1; length < segments.length; length += 1) candidates.add(segments.slice(0, length).join('/'));
   }
   const good = [...candidates].filter((folder) => {
     const covered = values.filter(({ value }) => isUnder(value, folder)).map(({ call }) => call);
     return qualifies(covered, thresholds);
   });
-  return good.filter((folder) => !good.some((other) => other !== folder && folder.startsWith(other))).sort();
+  return good.filter((folder) => !good.some((other) => other !== folder && isUnder(folder, other))).sort();
 }
 
-/** Whether `value` is a path under `folder`, with no `..` step that could lead out of it. */
+/**
+ * Whether `value` is the path `folder` or a path inside it, read as a standing grant's `path-under` reads it: `.`
+ * and empty steps dropped, a leading `/` ignored, and a `..` that would leave the root makes it under nothing.
+ */
 export function isUnder(value: string, folder: string): boolean {
-  return value.startsWith(folder) && value.length > folder.length && !hasParentStep(value);
+  const path = normalisePath(value);
+  const base = normalisePath(folder);
+  if (path === undefined || base === undefined) return false;
+  return base === '' || path === base || path.startsWith(`${base}/`);
 }
 
-function hasParentStep(value: string): boolean {
-  return value.split(/[\\/]/).includes('..');
+function normalisePath(path: string): string | undefined {
+  const parts: string[] = [];
+  for (const segment of path.replace(/\\/g, '/').split('/')) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (parts.length === 0) return undefined;
+      parts.pop();
+    } else parts.push(segment);
+  }
+  return parts.join('/');
 }
 
 function suggestion(
@@ -292,36 +315,32 @@ function suggestion(
               : 'The policy file holds no rules on arguments: create the grant.',
         };
   return {
-    id: pattern ? `${tool}:${pattern.argument}:${patternKind(pattern)}` : tool,
+    id: pattern ? `${tool}:${pattern.argument}:${pattern.type}` : tool,
     tool,
     ...(pattern && { pattern }),
     summary,
     evidence,
     ...policyPart,
     grant: {
-      tool,
+      tools: [tool],
       scope: { type: 'everyone' },
-      ...(pattern && { constraints: { [pattern.argument]: constraintOf(pattern) } }),
+      for: suggestedGrantDuration,
+      ...(pattern && { constraints: [pattern] as [ArgumentPattern] }),
+      reason: `Suggested from the audit: ${summary}`.slice(0, 2000),
     },
   };
 }
 
 /** The pattern in words: `with path under docs/`, `with command one of "ls", "pwd"`, `with count at most 10`. */
 export function describePattern(pattern: ArgumentPattern): string {
-  if ('under' in pattern) return `with ${pattern.argument} under ${pattern.under}`;
-  if ('oneOf' in pattern)
-    return `with ${pattern.argument} ${pattern.oneOf.length === 1 ? '' : 'one of '}${pattern.oneOf.map((value) => JSON.stringify(value)).join(', ')}`;
-  return `with ${pattern.argument} at most ${pattern.atMost}`;
-}
-
-function patternKind(pattern: ArgumentPattern): string {
-  return 'under' in pattern ? 'under' : 'oneOf' in pattern ? 'oneOf' : 'atMost';
-}
-
-function constraintOf(pattern: ArgumentPattern): { under: string } | { oneOf: string[] } | { atMost: number } {
-  if ('under' in pattern) return { under: pattern.under };
-  if ('oneOf' in pattern) return { oneOf: pattern.oneOf };
-  return { atMost: pattern.atMost };
+  switch (pattern.type) {
+    case 'path-under':
+      return `with ${pattern.argument} under ${pattern.folder}/`;
+    case 'one-of':
+      return `with ${pattern.argument} ${pattern.values.length === 1 ? '' : 'one of '}${pattern.values.map((value) => JSON.stringify(value)).join(', ')}`;
+    case 'at-most':
+      return `with ${pattern.argument} at most ${pattern.max}`;
+  }
 }
 
 function formatSeconds(seconds: number): string {

@@ -85,13 +85,13 @@ describe('GET /v1/approvals/suggestions', () => {
       thresholds: { minApprovals: 3, minPeople: 2 },
     });
     expect(answer.suggestions.map((suggestion: { id: string }) => suggestion.id)).toEqual([
-      'deleteFile:path:under',
+      'deleteFile:path:path-under',
       'deploy',
     ]);
     const [drafts, deploy] = answer.suggestions;
     expect(drafts).toMatchObject({
       tool: 'deleteFile',
-      pattern: { argument: 'path', under: 'drafts/' },
+      pattern: { type: 'path-under', argument: 'path', folder: 'drafts' },
       evidence: {
         approved: 3,
         people: [
@@ -102,7 +102,12 @@ describe('GET /v1/approvals/suggestions', () => {
         totalSecondsToDecide: expect.any(Number),
         notApprovedOutside: 1,
       },
-      grant: { tool: 'deleteFile', scope: { type: 'everyone' }, constraints: { path: { under: 'drafts/' } } },
+      grant: {
+        tools: ['deleteFile'],
+        scope: { type: 'everyone' },
+        for: '7d',
+        constraints: [{ type: 'path-under', argument: 'path', folder: 'drafts' }],
+      },
     });
     expect(drafts.summary).toMatch(
       /^deleteFile with path under drafts\/: approved 3 of 3 times by 2 people \(bob, ana\)/,
@@ -116,7 +121,7 @@ describe('GET /v1/approvals/suggestions', () => {
           { approver: 'bob', approvals: 1 },
         ],
       },
-      grant: { tool: 'deploy', scope: { type: 'everyone' } },
+      grant: { tools: ['deploy'], scope: { type: 'everyone' }, for: '7d' },
     });
     expect(deploy.pattern).toBeUndefined();
     // deploy is a defined tool: the policy file cannot stop it asking, and the answer says so instead of a snippet.

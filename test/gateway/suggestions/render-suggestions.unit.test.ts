@@ -21,7 +21,7 @@ function suggestion(tool: string, extra: Partial<ApprovalRuleSuggestion> = {}): 
       notApprovedOutside: 0,
     },
     policyNote: 'The policy file holds no rules on arguments: create the grant.',
-    grant: { tool, scope: { type: 'everyone' } },
+    grant: { tools: [tool], scope: { type: 'everyone' }, for: '7d', reason: 'Suggested.' },
     ...extra,
   };
 }

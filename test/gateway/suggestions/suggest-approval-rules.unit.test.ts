@@ -58,11 +58,12 @@ describe('suggestApprovalRules', () => {
         totalSecondsToDecide: 90,
         notApprovedOutside: 0,
       },
-      grant: { tool: 'readLog', scope: { type: 'everyone' } },
+      grant: { tools: ['readLog'], scope: { type: 'everyone' }, for: '7d' },
     });
     expect(suggestion!.pattern).toBeUndefined();
     expect(suggestion!.grant.constraints).toBeUndefined();
     expect(suggestion!.summary).toBe('readLog: approved 5 of 5 times by 2 people (ana, bob); median 10 s to decide.');
+    expect(suggestion!.grant.reason).toBe(`Suggested from the audit: ${suggestion!.summary}`);
     // A defined tool's asking is its definition's: the policy file cannot turn it off.
     expect(suggestion!.policy).toBeUndefined();
     expect(suggestion!.policyNote).toMatch(/needsApproval: false where readLog is defined/);
@@ -133,11 +134,16 @@ describe('suggestApprovalRules', () => {
       decided('writeFile', { path: 'docs/../.env' }, 'denied', 'ana'),
     ];
     const suggestions = suggestApprovalRules({ since, until, turns: [{ audit }] });
-    expect(suggestions.map((suggestion) => suggestion.id)).toEqual(['writeFile:path:under']);
+    expect(suggestions.map((suggestion) => suggestion.id)).toEqual(['writeFile:path:path-under']);
     const [suggestion] = suggestions;
     expect(suggestion).toMatchObject({
-      pattern: { argument: 'path', under: 'docs/' },
-      grant: { tool: 'writeFile', scope: { type: 'everyone' }, constraints: { path: { under: 'docs/' } } },
+      pattern: { type: 'path-under', argument: 'path', folder: 'docs' },
+      grant: {
+        tools: ['writeFile'],
+        scope: { type: 'everyone' },
+        for: '7d',
+        constraints: [{ type: 'path-under', argument: 'path', folder: 'docs' }],
+      },
       evidence: { approved: 5, notApprovedOutside: 2 },
     });
     expect(suggestion!.policy).toBeUndefined();
@@ -158,8 +164,8 @@ describe('suggestApprovalRules', () => {
     ];
     const suggestions = suggestApprovalRules({ since, until, turns: [{ audit }] });
     expect(suggestions.map((suggestion) => suggestion.pattern)).toEqual([
-      { argument: 'replicas', atMost: 4 },
-      { argument: 'command', oneOf: ['git status', 'ls'] },
+      { type: 'at-most', argument: 'replicas', max: 4 },
+      { type: 'one-of', argument: 'command', values: ['git status', 'ls'] },
     ]);
     expect(suggestions[1]!.summary).toMatch(/^bash with command one of "git status", "ls": approved 5 of 5/);
     expect(suggestions[0]!.evidence.approved).toBe(6);
@@ -176,10 +182,13 @@ describe('suggestApprovalRules', () => {
 
 describe('isUnder', () => {
   it('holds a path inside the folder and nothing that steps out of it', () => {
-    expect(isUnder('docs/a.md', 'docs/')).toBe(true);
-    expect(isUnder('docs/', 'docs/')).toBe(false);
-    expect(isUnder('docs-old/a.md', 'docs/')).toBe(false);
-    expect(isUnder('docs/../etc/passwd', 'docs/')).toBe(false);
-    expect(isUnder('docs/..\\secret', 'docs/')).toBe(false);
+    expect(isUnder('docs/a.md', 'docs')).toBe(true);
+    expect(isUnder('./docs//guide/a.md', 'docs/')).toBe(true);
+    expect(isUnder('/srv/docs/a.md', '/srv/docs')).toBe(true);
+    expect(isUnder('docs-old/a.md', 'docs')).toBe(false);
+    expect(isUnder('docs/../etc/passwd', 'docs')).toBe(false);
+    expect(isUnder('docs\\..\\secret', 'docs')).toBe(false);
+    // A `..` that would leave the root is under nothing.
+    expect(isUnder('../docs/a.md', 'docs')).toBe(false);
   });
 });
