@@ -72,6 +72,19 @@ export interface PolicyReplay {
   unknown: string[];
 }
 
+// The rule settings a replay compares with the records, and the policy's top-level keys it reads; any other setting
+// is named as not replayed (a setting added to the policy format later too).
+const replayedRuleKeys = new Set([
+  'approvers',
+  'editors',
+  'allowSelfApproval',
+  'quorum',
+  'approvalTimeout',
+  'needsApproval',
+  'idempotent',
+  'tools',
+]);
+const replayedPolicyKeys = new Set(['defaults', 'tools', 'mcpServers', 'allowAutoApprove', 'decisions']);
 // A server name as the worker allows it (no `_`), then `__`: the shape of an MCP tool's name.
 const mcpToolNamePattern = /^([a-zA-Z0-9-]{1,32})__(.+)$/;
 
@@ -111,6 +124,7 @@ export function replayPolicy(input: PolicyReplayInput): PolicyReplay {
   const newlyAsked = new Map<string, number>();
   const seen = new Set<string>();
   let byCode = 0;
+  let byGrant = 0;
   let waitsLonger = 0;
   let requesterMissing = 0;
   let callsMissing = 0;
@@ -130,6 +144,14 @@ export function replayPolicy(input: PolicyReplayInput): PolicyReplay {
       }
       if (entry.via === 'policy') {
         byCode += 1;
+        continue;
+      }
+      // A standing grant let it through: grants are people's decisions, not the policy file's, so it stays as it
+      // was — unless the candidate forbids grants of the tool, when it would have asked.
+      if ((entry.via as string) === 'grant') {
+        if (grantsForbidden(candidate, entry.toolName))
+          newlyAsked.set(entry.toolName, (newlyAsked.get(entry.toolName) ?? 0) + 1);
+        else byGrant += 1;
         continue;
       }
       const decision = entry.via === 'superseded' ? 'superseded' : entry.decision;
@@ -197,7 +219,7 @@ export function replayPolicy(input: PolicyReplayInput): PolicyReplay {
   replay.newlyAsked = [...newlyAsked.entries()]
     .map(([tool, calls]) => ({ tool, calls }))
     .sort((first, second) => second.calls - first.calls || first.tool.localeCompare(second.tool));
-  replay.unknown = unknowns(input, { byCode, waitsLonger, requesterMissing, callsMissing });
+  replay.unknown = unknowns(input, { byCode, byGrant, waitsLonger, requesterMissing, callsMissing });
   return replay;
 }
 
@@ -282,7 +304,7 @@ function decidedOtherwise(
 
 function unknowns(
   input: PolicyReplayInput,
-  counts: { byCode: number; waitsLonger: number; requesterMissing: number; callsMissing: number },
+  counts: { byCode: number; byGrant: number; waitsLonger: number; requesterMissing: number; callsMissing: number },
 ): string[] {
   const { candidate } = input;
   const lines: string[] = [];
@@ -293,6 +315,10 @@ function unknowns(
   if (counts.byCode > 0)
     lines.push(
       `${counts.byCode} calls were decided by the worker's onToolApproval: code the records do not hold, not replayed.`,
+    );
+  if (counts.byGrant > 0)
+    lines.push(
+      `${counts.byGrant} calls ran under standing grants; grants are people's decisions, not the policy file's, and are taken as they were.`,
     );
   if (counts.waitsLonger > 0)
     lines.push(
@@ -311,18 +337,33 @@ function unknowns(
     lines.push(
       "Rules set in a tool's own definition and a turn's own (stricter) rules are not in the records: who may decide is checked against the candidate's rules alone.",
     );
-  const notReplayed = (['notify', 'remindAfter', 'escalateTo', 'warnBeforeExpiry', 'onExpire'] as const).filter(
-    (key) =>
-      candidate.defaults?.[key] !== undefined ||
-      Object.values(candidate.tools ?? {}).some((rules) => rules[key] !== undefined),
-  );
+  const rules = [
+    candidate.defaults,
+    ...Object.values(candidate.tools ?? {}),
+    ...Object.values(candidate.mcpServers ?? {}).flatMap((server) => [server, ...Object.values(server.tools ?? {})]),
+  ].filter((rule) => rule !== undefined);
+  const notReplayed = [...new Set(rules.flatMap((rule) => Object.keys(rule)))]
+    .filter((key) => !replayedRuleKeys.has(key))
+    .sort();
   if (notReplayed.length > 0)
     lines.push(
-      `Not replayed: ${notReplayed.join(', ')} (they change who is told and what expiry does, not what runs).`,
+      `Not replayed: ${notReplayed.join(', ')} (they change who is told, what expiry does or what may be granted, not what the records show ran).`,
     );
+  const otherKeys = Object.keys(candidate).filter((key) => !replayedPolicyKeys.has(key));
+  if (otherKeys.length > 0) lines.push(`Not replayed: ${otherKeys.sort().join(', ')}.`);
   if (candidate.decisions)
     lines.push('Not replayed: decisions (signatures are checked when a decision arrives; the records keep no keys).');
   return lines;
+}
+
+/**
+ * Whether the candidate forbids standing grants of a tool (`grants: false` in its rules for the tool, or in the
+ * defaults). Read loosely: the setting belongs to the standing grants' part of the policy format.
+ */
+function grantsForbidden(candidate: OperatorPolicy, toolName: string): boolean {
+  const setting = (rules: object | undefined) => (rules as { grants?: unknown } | undefined)?.grants;
+  const forTool = setting(candidate.tools?.[toolName]);
+  return (forTool ?? setting(candidate.defaults)) === false;
 }
 
 /** The people whose approval made the decision: each voter of a quorum, else its one approver. */

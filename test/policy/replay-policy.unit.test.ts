@@ -181,8 +181,26 @@ describe('replayPolicy', () => {
       '1 calls expired; the candidate would wait longer for them, and whether someone would then have decided is not recorded.',
       '1 decisions are in turns that name no requester: whether they were self-approvals is not known.',
       "Rules set in a tool's own definition and a turn's own (stricter) rules are not in the records: who may decide is checked against the candidate's rules alone.",
-      'Not replayed: notify (they change who is told and what expiry does, not what runs).',
+      'Not replayed: notify (they change who is told, what expiry does or what may be granted, not what the records show ran).',
     ]);
+  });
+
+  it('takes calls a standing grant let through as they were, unless the candidate forbids grants of the tool', () => {
+    const granted = () => entry('deploy', 'approved', 'ana', { via: 'grant' as never });
+    const turns: ReplayTurn[] = [{ workflowId: 'turn-1', audit: [granted(), granted()], calls: [] }];
+    const kept = replay({}, turns);
+    expect(kept).toMatchObject({ newlyAsked: [], alwaysApprovedStillAsked: [], approvalsSaved: { count: 0 } });
+    expect(kept.unknown).toEqual([
+      "2 calls ran under standing grants; grants are people's decisions, not the policy file's, and are taken as they were.",
+    ]);
+    // `grants: false` is the standing grants' own policy setting; read as the worker will read it.
+    const forbidding = { tools: { deploy: { grants: false } } } as unknown as OperatorPolicy;
+    expect(replay(forbidding, turns).newlyAsked).toEqual([{ tool: 'deploy', calls: 2 }]);
+  });
+
+  it('names settings it does not replay, rather than passing over them', () => {
+    const candidate = { defaults: { remindAfter: '1h' }, later: true } as unknown as OperatorPolicy;
+    expect(replay(candidate, []).unknown).toContain('Not replayed: later.');
   });
 
   it('leaves out approvals decided outside the window', () => {
