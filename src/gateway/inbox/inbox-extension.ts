@@ -213,7 +213,7 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
         const listing = await listPendingApprovals(
           context.tollgate,
           {},
-          (approval) => mayDecide(caller, approval, context.people),
+          (approval) => mayDecide(caller, approval),
           context.listing,
         );
         const approvals = await Promise.all(
