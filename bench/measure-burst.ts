@@ -22,8 +22,10 @@ export interface BurstResult {
   toolsStarted: number;
   /** From the first decision sent to the last tool started (ms). */
   burstMs: number;
-  /** Decisions per second until all tools started. */
+  /** Decisions per second until all tools started: tools started per second. */
   decisionsPerSecond: number;
+  /** Turns completed per second, from the first decision until the last turn has ended (as its client saw it). */
+  turnsPerSecond: number;
   /** Each turn's decision → tool start, measured from the start of the burst. */
   burstDecisionToToolStartMs: LatencySummary;
   /** Decisions the server or the workflow refused. */
@@ -108,8 +110,17 @@ export async function measureBurst(
   options.progress(
     `${startedAt.length}/${count} tools started in ${(burstMs / 1000).toFixed(2)}s; waiting for the turns to end`,
   );
+  let lastEnded = burstStarted;
+  let ended = 0;
   await withTimeout(
-    Promise.allSettled(filled.map(({ turn }) => system.finished(turn))),
+    Promise.allSettled(
+      filled.map(({ turn }) =>
+        system.finished(turn).then(() => {
+          ended++;
+          lastEnded = Math.max(lastEnded, nowMs());
+        }),
+      ),
+    ),
     options.burstTimeoutMs,
     `the end of the ${system.name} burst turns`,
   ).catch((error: Error) => options.progress(error.message));
@@ -135,6 +146,7 @@ export async function measureBurst(
     burstMs,
     // Only a complete burst has a throughput: a partial one would flatter the system.
     decisionsPerSecond: startedAt.length === count ? count / (burstMs / 1000) : NaN,
+    turnsPerSecond: ended === count ? count / ((lastEnded - burstStarted) / 1000) : NaN,
     burstDecisionToToolStartMs: summarise(startedAt.map((at) => at - burstStarted)),
     failedDecisions,
     serverCpuMsPerTurn: perTurn(cpuBefore.server, cpuAfter.server),
