@@ -360,12 +360,31 @@ function headlineRows(report: BenchReport): Row[] {
     );
     burstRow('Temporal server CPU per decided turn', (burst) => burst.serverCpuMsPerTurn, ms);
     burstRow(
+      'worker CPU per whole turn (start to end)',
+      (burst) => burst.workerCpuMsPerWholeTurn,
+      ms,
+      atMost(targets.workerCpuPerDecidedTurn),
+    );
+    burstRow('Temporal server CPU per whole turn', (burst) => burst.serverCpuMsPerWholeTurn, ms);
+    burstRow(
       'decision → tool start p50',
       (burst) => burst.burstDecisionToToolStartMs.p50,
       ms,
       atMost(targets.decisionToToolStartP50),
     );
     burstRow('decision → tool start p95', (burst) => burst.burstDecisionToToolStartMs.p95, ms);
+    // Where decision → tool start went, from the histories (medians per round, then over rounds).
+    burstRow(
+      "  of which the decision's workflow task waits for the worker",
+      (burst) => burst.decisionPhases?.taskQueuedMs,
+      ms,
+    );
+    burstRow('  of which that workflow task runs', (burst) => burst.decisionPhases?.taskRunMs, ms);
+    burstRow(
+      "  of which the tool's activity waits for the worker",
+      (burst) => burst.decisionPhases?.activityQueuedMs,
+      ms,
+    );
     burstRow('workflow task timeouts (in the histories read)', (burst) => burst.workflowTaskTimeouts?.timeouts, count);
     const timeouts = bursts.tollgate?.rounds.reduce(
       (sum, burst) => sum + (burst.workflowTaskTimeouts?.timeouts ?? 0),

@@ -281,6 +281,8 @@ async function main(): Promise<void> {
             bytes: mean(sizes.map((size) => size.bytes)),
             largestPayloadBytes: largest.largestPayloadBytes,
             largestPayloadEvent: largest.largestPayloadEvent,
+            workflowTasks: mean(sizes.map((size) => size.workflowTasks ?? NaN)),
+            activities: mean(sizes.map((size) => size.activities ?? NaN)),
           };
         });
       }
