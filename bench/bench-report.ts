@@ -449,6 +449,16 @@ function headlineRows(report: BenchReport): Row[] {
       each(history, (figures) => figures.bytes),
       bytes,
     );
+    add(
+      'workflow tasks per turn',
+      each(history, (figures) => figures.workflowTasks),
+      whole,
+    );
+    add(
+      'activities per turn',
+      each(history, (figures) => figures.activities),
+      whole,
+    );
     const localHistory = ok(report.tollgateLocalSteps?.history);
     if (localHistory) {
       add(
