@@ -95,6 +95,20 @@ export interface ClaimedCall {
   inputDigest: string;
 }
 
+/** A ledger's answer to a claim: the grant that let the call through (one use counted), or none: the call asks. */
+export type GrantClaim =
+  | { covered: false }
+  | {
+      covered: true;
+      grantId: string;
+      grantedBy: string;
+      /** Uses counted, this one included. */
+      used: number;
+      /** The grant's use limit. */
+      uses?: number;
+      expiresAt?: string;
+    };
+
 /** Who may decide the call, as the worker resolved it for this call. */
 export interface ClaimRights {
   /** Person ids (or channel identities) allowed to decide; anyone when absent. */

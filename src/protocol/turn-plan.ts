@@ -52,6 +52,22 @@ export interface IssuedApproval {
   notices?: ApprovalNoticePlan;
   /** The worker's `onToolApproval` policy already answered; no person is asked. */
   policy?: { approved: boolean; reason?: string };
+  /** A standing grant let the call through (turns from revision 10); no person is asked. */
+  grant?: GrantUse;
+}
+
+/** The grant that let one call through, and where its uses stood after this one. */
+export interface GrantUse {
+  /** `grant-<hex>`. */
+  grantId: string;
+  /** The person who gave it. */
+  grantedBy: string;
+  /** Uses counted, this one included. */
+  used: number;
+  /** Its use limit. */
+  uses?: number;
+  /** When it ends (ISO 8601). */
+  expiresAt?: string;
 }
 
 /** What happens to one tool call of a step. */
@@ -100,7 +116,8 @@ export const turnRevisions = {
   editedInputOnApproval: 7,
   expiryWarnings: 8,
   inspectableTurns: 9,
-  current: 9,
+  standingGrants: 10,
+  current: 10,
 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */
@@ -134,6 +151,8 @@ export interface TurnSettings {
    * timer of its own beside the reminder's.
    * 9: the turn's search-attribute upserts also say which tools wait (`TollgateWaitingTools`), who may decide
    * (`TollgateApprovers`) and who asked (`TollgateRequester`).
+   * 10: a call a person's standing grant covers is decided by it when it is asked (`IssuedApproval.grant`): recorded at
+   * once, like a policy's answer, with the grant and its giver in the audit (docs/asking-less.md).
    */
   revision?: number;
 }

@@ -1,4 +1,10 @@
-import type { AgentTurnInput, AssistantContentPart, PlannedToolCall, ToolCallPart } from '../../protocol';
+import {
+  turnRevisions,
+  type AgentTurnInput,
+  type AssistantContentPart,
+  type PlannedToolCall,
+  type ToolCallPart,
+} from '../../protocol';
 import { appendTranscript, resolveStoredContent } from '../../store';
 import { boundAnswerText } from '../model/bound-answer-text';
 import { boundToolArguments } from '../model/bound-tool-arguments';
@@ -17,7 +23,7 @@ import type { TurnActivityDependencies } from '../turn-activity-dependencies';
  */
 export async function runModelStep(
   dependencies: TurnActivityDependencies,
-  { workflowId, options, transcript }: ModelStepInput,
+  { workflowId, step, revision, options, transcript }: ModelStepInput,
   heartbeat: StepHeartbeat,
 ): Promise<ModelStepOutput> {
   const { registry, store } = dependencies;
@@ -42,6 +48,11 @@ export async function runModelStep(
   const bounded = boundToolArguments(boundAnswerText(answer.content), answer.invalidToolCalls);
   const modelStep = { ...answer, ...bounded };
   const context = planningContextOf(workflowId, checked, messages, dependencies);
+  // Turns planned before revision 10 never take grants: their workflow code would wait for a person regardless.
+  if (dependencies.claimGrant && (revision ?? turnRevisions.current) >= turnRevisions.standingGrants) {
+    context.step = step;
+    context.claimGrant = dependencies.claimGrant;
+  }
   const ours = modelStep.content.filter(
     (part): part is ToolCallPart => part.type === 'tool-call' && !part.providerExecuted,
   );

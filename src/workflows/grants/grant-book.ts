@@ -1,19 +1,12 @@
-import { grantCoverProblem, grantedCallsKept, type StandingGrant } from '../../protocol/standing-grant';
-import type { LedgerClaimInput, LedgerGrantInput, LedgerRevokeInput } from '../../protocol/grant-request';
+import {
+  grantCoverProblem,
+  grantedCallsKept,
+  type GrantClaim,
+  type StandingGrant,
+} from '../../protocol/standing-grant';
 
-/** What a claim returns: the grant that let the call through, or nothing (the call asks). */
-export type GrantClaim =
-  | { covered: false }
-  | {
-      covered: true;
-      grantId: string;
-      grantedBy: string;
-      /** Uses after this one. */
-      used: number;
-      /** The grant's use limit. */
-      uses?: number;
-      expiresAt?: string;
-    };
+export type { GrantClaim };
+import type { LedgerClaimInput, LedgerGrantInput, LedgerRevokeInput } from '../../protocol/grant-request';
 
 /** A claim as the book remembers it, so that a repeat (an activity retried) counts once. */
 interface ClaimRecord {

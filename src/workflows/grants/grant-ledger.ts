@@ -7,8 +7,8 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { CheckGrantTermsInput } from '../../activities/check-grant-terms';
-import { ledgerClaimInputSchema, ledgerGrantInputSchema, ledgerRevokeInputSchema } from '../../protocol/grant-request';
+import type { CheckGrantTermsInput } from '../../activities/grants/check-grant-terms';
+import { loadSchemaChecks } from '../guards/load-schema-checks';
 import { GrantBook, type GrantBookSnapshot } from './grant-book';
 import { claimGrantUpdate, grantsQuery, grantUpdate, revokeGrantUpdate } from './grant-ledger-definitions';
 
@@ -50,7 +50,7 @@ export async function tollgateGrantLedger(carried?: GrantBookSnapshot): Promise<
       }
       return book.grant(input, new Date());
     },
-    { validator: (input) => void ledgerGrantInputSchema.parse(input) },
+    { validator: (input) => loadSchemaChecks().checkLedgerInput('grant', input) },
   );
   setHandler(
     claimGrantUpdate,
@@ -58,7 +58,7 @@ export async function tollgateGrantLedger(carried?: GrantBookSnapshot): Promise<
       updates += 1;
       return book.claim(input, new Date());
     },
-    { validator: (input) => void ledgerClaimInputSchema.parse(input) },
+    { validator: (input) => loadSchemaChecks().checkLedgerInput('claimGrant', input) },
   );
   setHandler(
     revokeGrantUpdate,
@@ -74,7 +74,7 @@ export async function tollgateGrantLedger(carried?: GrantBookSnapshot): Promise<
       }
       return grant;
     },
-    { validator: (input) => void ledgerRevokeInputSchema.parse(input) },
+    { validator: (input) => loadSchemaChecks().checkLedgerInput('revokeGrant', input) },
   );
   setHandler(grantsQuery, () => book.list());
   for (;;) {

@@ -1,6 +1,6 @@
-import { constraintSchemaProblem, grantRefusal, type GrantTerms, type Grantor } from '../protocol';
-import { resolveApprovalRules, resolveGrantLimits, type OperatorPolicy } from '../policy';
-import type { ToolRegistry } from '../tools';
+import { constraintSchemaProblem, grantRefusal, type GrantTerms, type Grantor } from '../../protocol';
+import { resolveApprovalRules, resolveGrantLimits, type OperatorPolicy } from '../../policy';
+import type { ToolRegistry } from '../../tools';
 
 /** Input of the `checkGrantTerms` activity. */
 export interface CheckGrantTermsInput {
