@@ -20,7 +20,7 @@ import type { DecisionAttemptChannel, DecisionAudit } from './decision-audit';
 import { neutraliseText } from './neutralise-text';
 
 /** A decision that also allows: the recorded decision and the grant it gave. */
-export type DecisionWithGrant = ToolApprovalAuditEntry & { grant: StandingGrant };
+export type DecisionWithGrant = ToolApprovalAuditEntry & { allowed: StandingGrant };
 
 /**
  * Standing grants for every channel (REST, CLI, inbox, Slack, chat): "approve and allow", a grant given on its own,
@@ -93,7 +93,7 @@ export class StandingGrants {
     const grant = await this.give(actor, terms, { channel, conversationRequester, approvalId: request.approvalId });
     try {
       const recorded = await decisions.decideOne(actor, request, channel);
-      return { ...recorded, grant };
+      return { ...recorded, allowed: grant };
     } catch (error) {
       await this.ledger.revoke(grant.grantId, actor.person).catch(this.options.logError ?? (() => undefined));
       await this.keep(actor, channel, request.approvalId, { action: 'revoke', grantId: grant.grantId });

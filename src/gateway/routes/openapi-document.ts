@@ -276,9 +276,9 @@ export function openApiDocument(): JsonSchema & { paths: Record<string, Record<s
           requestBody: body(decisionBodySchema),
           responses: {
             '200': {
-              description: 'The recorded decision; with `allow`, also the grant it gave (`grant`).',
+              description: 'The recorded decision; with `allow`, also the grant it gave (`allowed`).',
               ...json({
-                allOf: [reference('AuditEntry'), { type: 'object', properties: { grant: reference('Grant') } }],
+                allOf: [reference('AuditEntry'), { type: 'object', properties: { allowed: reference('Grant') } }],
               }),
             },
             '403': problem(

@@ -65,7 +65,7 @@ describe('standing grants over REST', () => {
     expect(decided.body).toMatchObject({
       decision: 'approved',
       approver: 'ana',
-      grant: {
+      allowed: {
         tools: ['deleteFile'],
         scope: { type: 'conversation', conversationId: workflowId },
         uses: 5,
@@ -73,7 +73,7 @@ describe('standing grants over REST', () => {
         fromApprovalId: firstAsk,
       },
     });
-    const { grantId } = decided.body.grant as { grantId: string };
+    const { grantId } = decided.body.allowed as { grantId: string };
     const finished = await turnState(workflowId);
     expect(runs.filter((run) => run.toolCallId.startsWith(marker))).toHaveLength(2);
     expect(finished.body.audit[1]).toMatchObject({
