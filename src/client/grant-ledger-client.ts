@@ -5,7 +5,7 @@ import {
   type Client,
 } from '@temporalio/client';
 import { randomBytes } from 'node:crypto';
-import type { GrantTerms, LedgerClaimInput, StandingGrant } from '../protocol';
+import type { GrantSignature, GrantTerms, LedgerClaimInput, SignedGrantFields, StandingGrant } from '../protocol';
 import type { GrantClaim } from '../workflows/grants/grant-book';
 import type { tollgateGrantLedger } from '../workflows/grants/grant-ledger';
 import {
@@ -64,9 +64,16 @@ export class GrantLedgerClient {
   async grant(
     giver: GrantGiver,
     terms: GrantTerms,
-    options: { grantId?: string; conversationRequester?: string } = {},
+    options: {
+      grantId?: string;
+      conversationRequester?: string;
+      /** Signs the grant (the gateway's decision key); see `grantSignaturePayload`. */
+      sign?: (fields: SignedGrantFields) => GrantSignature;
+    } = {},
   ): Promise<StandingGrant> {
     const grantId = options.grantId ?? newGrantId();
+    const grantedByNames = giver.names ?? [giver.person];
+    const signature = options.sign?.({ grantId, terms, grantedBy: giver.person, grantedByNames });
     const start = new WithStartWorkflowOperation<typeof tollgateGrantLedger>(grantLedgerWorkflowType, {
       workflowId: this.workflowId,
       taskQueue: this.taskQueue,
@@ -81,7 +88,8 @@ export class GrantLedgerClient {
             grantId,
             terms,
             grantedBy: giver.person,
-            grantedByNames: giver.names ?? [giver.person],
+            grantedByNames,
+            ...(signature !== undefined && { signature }),
             ...(options.conversationRequester !== undefined && {
               conversationRequester: options.conversationRequester,
             }),

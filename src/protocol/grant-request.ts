@@ -61,6 +61,14 @@ export const ledgerGrantInputSchema = z.strictObject({
   grantedByNames: z.array(name).min(1).max(20),
   /** Who started the conversation a conversation-scoped grant covers, when known: they may not grant for it. */
   conversationRequester: name.optional(),
+  /** The gateway's signature over the grant (`grantSignaturePayload`); workers that require signed decisions need it. */
+  signature: z
+    .strictObject({
+      keyId: z.string().min(1).max(100),
+      signedAt: z.string().min(1).max(40),
+      value: z.string().min(1).max(200),
+    })
+    .optional(),
 });
 export type LedgerGrantInput = z.infer<typeof ledgerGrantInputSchema>;
 
@@ -76,6 +84,8 @@ export const ledgerClaimInputSchema = z.strictObject({
     inputDigest: z.string().min(1).max(100),
   }),
   rights: z.strictObject({ approvers: z.array(name).max(200).optional(), quorum: z.number().int().min(1).max(20) }),
+  /** Set where the worker accepts only signed decisions: only grants a trusted gateway key signed cover the call. */
+  trustedKeys: z.record(z.string().min(1).max(100), z.string().min(1).max(100)).optional(),
   limits: z.strictObject({
     forbidden: z.boolean().optional(),
     maxForMs: z.number().int().min(0).optional(),

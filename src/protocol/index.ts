@@ -140,6 +140,12 @@ export {
   type StandingGrant,
 } from './standing-grant';
 export {
+  grantSignatureHolds,
+  grantSignaturePayload,
+  type GrantSignature,
+  type SignedGrantFields,
+} from './grant-signature';
+export {
   allowSchema,
   argumentConstraintSchema,
   grantRequestSchema,

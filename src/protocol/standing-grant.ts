@@ -76,6 +76,8 @@ export interface StandingGrant extends GrantTerms {
   revokedBy?: string;
   /** The newest calls it let through (at most {@link grantedCallsKept}). */
   calls: GrantedCallRecord[];
+  /** The gateway's signature and the terms it covers, when a gateway with a signing key gave the grant. */
+  signed?: { terms: GrantTerms; signature: { keyId: string; signedAt: string; value: string } };
 }
 
 /** Calls kept per grant for the Temporal UI and the grants list; older ones are counted in `used` only. */

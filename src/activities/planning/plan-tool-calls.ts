@@ -36,6 +36,8 @@ export interface PlanningContext {
   step?: number;
   /** Claims a standing grant for a call that asks (turns from revision 10); absent where grants are not consulted. */
   claimGrant?: GrantClaimer;
+  /** Set where decisions must be signed: only grants signed by one of these gateway keys cover a call. */
+  grantKeys?: Record<string, string>;
 }
 
 /** Asks the grant ledger to let one call through (see `GrantLedgerClient.claim`). */
@@ -209,6 +211,7 @@ async function claimGrants(plans: PlannedToolCall[], context: PlanningContext): 
           },
           rights: { ...(approvers && { approvers }), quorum: 1 },
           limits: resolveGrantLimits(context.policy, plan.call.toolName),
+          ...(context.grantKeys !== undefined && { trustedKeys: context.grantKeys }),
         });
         if (!answer.covered) return;
         const { covered: _covered, ...use } = answer;

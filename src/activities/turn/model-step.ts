@@ -52,6 +52,7 @@ export async function runModelStep(
   if (dependencies.claimGrant && (revision ?? turnRevisions.current) >= turnRevisions.standingGrants) {
     context.step = step;
     context.claimGrant = dependencies.claimGrant;
+    if (settings.trust.requireSigned) context.grantKeys = { ...settings.trust.keys };
   }
   const ours = modelStep.content.filter(
     (part): part is ToolCallPart => part.type === 'tool-call' && !part.providerExecuted,

@@ -18,6 +18,8 @@ import { readTurnState, withReadDeadline, workflowIdOfApprovalId } from '../turn
 import type { ApprovalDecisions, DecisionActor, DecisionRequest } from './approval-decisions';
 import type { DecisionAttemptChannel, DecisionAudit } from './decision-audit';
 import { neutraliseText } from './neutralise-text';
+import type { DecisionSigningKey } from './sign-decision';
+import { signGrant } from './sign-grant';
 
 /** A decision that also allows: the recorded decision and the grant it gave. */
 export type DecisionWithGrant = ToolApprovalAuditEntry & { allowed: StandingGrant };
@@ -39,6 +41,8 @@ export class StandingGrants {
       tollgate: TollgateClient;
       readTimeoutMs: number;
       logError?: (error: unknown) => void;
+      /** Signs every grant, as decisions are signed, so workers that require signed decisions accept it. */
+      signingKey?: DecisionSigningKey;
     },
   ) {
     this.ledger = new GrantLedgerClient(options.tollgate.client, options.tollgate.taskQueue);
@@ -129,6 +133,7 @@ export class StandingGrants {
         {
           grantId,
           ...(options.conversationRequester !== undefined && { conversationRequester: options.conversationRequester }),
+          ...(this.options.signingKey && { sign: (fields) => signGrant(fields, this.options.signingKey!) }),
         },
       );
       await this.keep(actor, channel, approvalId, { action: 'grant', grantId, summary: summariseGrant(grant) });

@@ -7,6 +7,7 @@ import {
 
 export type { GrantClaim };
 import type { LedgerClaimInput, LedgerGrantInput, LedgerRevokeInput } from '../../protocol/grant-request';
+import { grantSignatureHolds } from '../../protocol/grant-signature';
 
 /** A claim as the book remembers it, so that a repeat (an activity retried) counts once. */
 interface ClaimRecord {
@@ -61,6 +62,7 @@ export class GrantBook {
       ...(terms.forMs !== undefined && { expiresAt: new Date(now.getTime() + terms.forMs).toISOString() }),
       used: 0,
       calls: [],
+      ...(input.signature !== undefined && { signed: { terms, signature: input.signature } }),
     };
     this.grants.set(grant.grantId, grant);
     return grant;
@@ -88,7 +90,8 @@ export class GrantBook {
     }
     const { call } = input;
     for (const grant of this.grants.values()) {
-      if (grantCoverProblem(grant, call, input.rights, input.limits, now) !== undefined) continue;
+      const judged = input.trustedKeys === undefined ? grant : signedGrant(grant, input.trustedKeys);
+      if (!judged || grantCoverProblem(judged, call, input.rights, input.limits, now) !== undefined) continue;
       grant.used += 1;
       grant.calls = [
         ...grant.calls,
@@ -161,6 +164,45 @@ export class GrantBook {
       this.claims.delete(oldest);
     }
   }
+}
+
+/**
+ * The grant as its gateway signed it, judged by the signed terms alone; undefined when it carries no signature by a
+ * trusted key (a grant written by anyone with access to Temporal covers nothing where decisions must be signed).
+ */
+function signedGrant(grant: StandingGrant, keys: Record<string, string>): StandingGrant | undefined {
+  const { signed } = grant;
+  if (!signed) return undefined;
+  const fields = {
+    grantId: grant.grantId,
+    terms: signed.terms,
+    grantedBy: grant.grantedBy,
+    grantedByNames: grant.grantedByNames,
+  };
+  if (!grantSignatureHolds({ ...fields, signature: signed.signature }, keys)) return undefined;
+  const {
+    tools: _tools,
+    mcpServer: _server,
+    constraints: _constraints,
+    planCalls: _plan,
+    planOf: _of,
+    ...rest
+  } = grant;
+  // No longer than the signed duration from the moment of signing (give or take the clock skew decisions allow).
+  const signedEnd =
+    signed.terms.forMs !== undefined
+      ? Date.parse(signed.signature.signedAt) + signed.terms.forMs + 5 * 60_000
+      : undefined;
+  const recordedEnd = grant.expiresAt !== undefined ? Date.parse(grant.expiresAt) : undefined;
+  const end = signedEnd === undefined ? recordedEnd : Math.min(signedEnd, recordedEnd ?? signedEnd);
+  return {
+    ...rest,
+    ...signed.terms,
+    ...(end !== undefined && { expiresAt: new Date(end).toISOString() }),
+    grantedAt: grant.grantedAt,
+    used: grant.used,
+    calls: grant.calls,
+  };
 }
 
 function coveredBy(grant: StandingGrant): GrantClaim {

@@ -1,3 +1,5 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { signGrant } from '../../../src/gateway/decisions/sign-grant';
 import { GrantBook } from '../../../src/workflows/grants/grant-book';
 import type { LedgerClaimInput } from '../../../src/protocol';
 
@@ -94,5 +96,33 @@ describe('GrantBook', () => {
     expect(book.list()).toHaveLength(1);
     book.forgetOld(later(60_000 + 86_400_001));
     expect(book.list()).toHaveLength(0);
+  });
+
+  it('covers a call only with a grant a trusted gateway key signed, where decisions must be signed', () => {
+    const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+    const keys = { gateway: publicKey.export({ format: 'jwk' }).x as string };
+    const terms = { tools: ['bash'], scope: { type: 'everyone' as const }, uses: 5 };
+    const fields = { grantId: 'grant-0002bbbb', terms, grantedBy: 'ana', grantedByNames: ['ana'] };
+    const book = new GrantBook();
+    book.grant({ ...fields, grantId: 'grant-0001aaaa' }, t0);
+    book.grant({ ...fields, signature: signGrant(fields, { keyId: 'gateway', privateKey }, t0) }, t0);
+    const signedOnly = { ...claim('c1'), trustedKeys: keys };
+    expect(book.claim(signedOnly, t0)).toMatchObject({ covered: true, grantId: 'grant-0002bbbb' });
+    // A grant whose recorded terms differ from what was signed is judged by the signed terms alone.
+    const forged = new GrantBook();
+    forged.grant(
+      {
+        ...fields,
+        terms: { ...terms, tools: ['deploy'] },
+        signature: signGrant(fields, { keyId: 'gateway', privateKey }, t0),
+      },
+      t0,
+    );
+    expect(forged.claim({ ...signedOnly, call: { ...signedOnly.call, toolName: 'deploy' } }, t0)).toEqual({
+      covered: false,
+    });
+    expect(book.claim({ ...claim('c2'), trustedKeys: { gateway: keys.gateway.replace(/^./, 'A') } }, t0)).toEqual({
+      covered: false,
+    });
   });
 });
