@@ -13,3 +13,11 @@ export { resolveMcpToolRules, type McpToolAnnotations, type ResolvedMcpToolRules
 export { resolveApprovalRules, type CallerRules, type ResolvedApprovalRules } from './resolve-approval-rules';
 export { defaultWarnBeforeExpiryMs, resolveExpiryWarning, type ResolvedExpiryWarning } from './resolve-expiry-warning';
 export { resolveGrantLimits } from './resolve-grant-limits';
+export {
+  askingOf,
+  replayPolicy,
+  type PolicyReplay,
+  type PolicyReplayInput,
+  type ReplayedCall,
+  type ReplayTurn,
+} from './replay-policy';
