@@ -13,7 +13,7 @@ import { contentStoreFromEnvironment, namedContentStoreFromEnvironment, type Con
 import { createWorkspaceTools, describeToolSandbox, refuseUnsandboxedToolsWithSecrets } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
 import { notifiersFromEnvironment } from './notifications/notifiers-from-environment';
-import { ToolRegistry, type Tool } from './tools';
+import { isAiSdkToolSet, toolsFromAiSdk, ToolRegistry, type AiSdkToolSet, type Tool } from './tools';
 import { connectMcpServers, mcpServersFromEnvironment, type McpServerConfigs, type McpToolSource } from './tools/mcp';
 
 /**
@@ -36,7 +36,11 @@ export interface TollgateWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
   taskQueue: string;
-  tools: readonly Tool[];
+  /**
+   * The tools the model may call: Tollgate tools (`defineTool`, `createWorkspaceTools()`), or the AI SDK's `tools`
+   * record of `tool()`s, used unchanged (docs/use-in-your-project.md).
+   */
+  tools: readonly Tool[] | AiSdkToolSet;
   /**
    * MCP servers whose tools are offered beside `tools`, named `server__tool` (docs/mcp-tools.md): their configurations
    * (the worker connects at creation and closes them when `run()` ends), or a source from `connectMcpServers`, which
@@ -81,9 +85,10 @@ export interface TollgateWorkerOptions {
  * await worker.run();
  */
 export async function createTollgateWorker(options: TollgateWorkerOptions): Promise<Worker> {
+  const tools = isAiSdkToolSet(options.tools) ? await toolsFromAiSdk(options.tools) : options.tools;
   const approvalSecret = options.approvalSecret ?? process.env.TOLLGATE_APPROVAL_SECRET;
   const policy = options.policy ?? operatorPolicyFromEnvironment();
-  refuseUnsandboxedToolsWithSecrets(options.tools, [
+  refuseUnsandboxedToolsWithSecrets(tools, [
     ...(approvalSecret ? ['the approval secret'] : []),
     // 'tollgate-scripted' is the placeholder modelSettingsFromEnvironment uses when no key is set.
     ...(options.model.apiKey && options.model.apiKey !== 'tollgate-scripted' ? ['the model API key'] : []),
@@ -98,7 +103,7 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
         : await connectMcpServers(options.mcpServers, { policy });
   let worker: Worker;
   try {
-    const registry = new ToolRegistry([...options.tools, ...(mcp?.tools ?? [])]);
+    const registry = new ToolRegistry([...tools, ...(mcp?.tools ?? [])]);
     // Servers that answer after start-up bring their tools to this worker too.
     mcp?.attach(registry);
     worker = await createWorker(options, policy, approvalSecret, bundling, registry);

@@ -9,7 +9,7 @@ import { createGateway } from '../gateway/create-gateway';
 import { DecisionAudit } from '../gateway/decisions/decision-audit';
 import { decisionPublicKeyOf, decisionSigningKeyFromEnvironment } from '../gateway/decisions/decision-signing-key';
 import { devGatewayLogger, ensureDevAccess, ensureDevDecisionKey, reportGatewayFailures } from '../gateway/dev-gateway';
-import { gatewayExtensionsFromEnvironment } from '../gateway/gateway-extensions-from-environment';
+import { gatewayChannelsFromEnvironment } from '../gateway/gateway-channels-from-environment';
 import { gatewaySettingsFromEnvironment } from '../gateway/gateway-settings';
 import { notifiersFromEnvironment } from '../notifications/notifiers-from-environment';
 import { createWorkspaceTools, describeToolSandbox, resolveWorkspaceRoot } from '../tools/workspace';
@@ -134,7 +134,7 @@ async function main(): Promise<void> {
     audit: new DecisionAudit({ file: gatewaySettings.auditFile ?? path.join(gatewayFolder, 'audit.jsonl') }),
     rateLimit: gatewaySettings.rateLimit,
     bodyLimitBytes: gatewaySettings.bodyLimitBytes,
-    extensions: gatewayExtensionsFromEnvironment(),
+    channels: gatewayChannelsFromEnvironment(gatewaySettings.tokens),
     logger: devGatewayLogger(gatewayLog),
   });
   reportGatewayFailures(gateway, (line) => console.error(line), gatewayLog);

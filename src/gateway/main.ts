@@ -3,7 +3,7 @@ import { preflightOrExit } from '../client/temporal-preflight';
 import { sharedRecordsFromEnvironment } from '../store/shared-records';
 import { createGateway } from './create-gateway';
 import { DecisionAudit } from './decisions/decision-audit';
-import { gatewayExtensionsFromEnvironment } from './gateway-extensions-from-environment';
+import { gatewayChannelsFromEnvironment } from './gateway-channels-from-environment';
 import { gatewaySettingsFromEnvironment } from './gateway-settings';
 
 // `npm run gateway`: the REST approval gateway. Settings come from the environment (see
@@ -24,7 +24,7 @@ async function main(): Promise<void> {
       rateLimit: settings.rateLimit,
       bodyLimitBytes: settings.bodyLimitBytes,
       logger: { level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers.authorization'] },
-      extensions: gatewayExtensionsFromEnvironment(),
+      channels: gatewayChannelsFromEnvironment(settings.tokens),
     });
     const stopped = new Promise<void>((resolve) => {
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());

@@ -127,6 +127,7 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
 
   const extension = {
     [inboxExtensionMarker]: true,
+    name: 'inbox',
     publicPaths: [
       inboxPaths.page,
       inboxAssetPaths.script,
@@ -518,3 +519,6 @@ function notAllowedPage() {
 function foreignFormPage() {
   return inboxMessagePage(403, 'Refused', 'The form was posted from another site; open the inbox and try there.');
 }
+
+/** The approver inbox: sign-in by mail, the list of what waits for a person, decisions from the page. */
+export const inboxChannel = inboxExtension;
