@@ -20,6 +20,7 @@ export {
   type Decision,
   type PendingApprovalOfTurn,
   type TemporalSettings,
+  type TollgateClientOptions,
 } from './client';
 export {
   ApprovalDecisions,
@@ -63,7 +64,7 @@ export {
   type ToolApprovalDecision,
   type ToolResultOutput,
 } from './protocol';
-export { contentStoreFromEnvironment, FileContentStore, type ContentStore } from './store';
+export { contentStoreFromEnvironment, defaultContentStore, FileContentStore, type ContentStore } from './store';
 export {
   defineTool,
   toolsFromAiSdk,
@@ -81,7 +82,12 @@ export {
   type McpToolSource,
 } from './tools/mcp';
 export { createWorkspaceTools } from './tools/workspace';
-export { createTollgateWorker, tollgateWorkflowBundleOptions, type TollgateWorkerOptions } from './worker';
+export {
+  createTollgateWorker,
+  tollgateWorkflowBundleOptions,
+  workerSettingsFromEnvironment,
+  type TollgateWorkerOptions,
+} from './worker';
 export {
   agentTurnEventsQuery,
   agentTurnStateQuery,

@@ -1,3 +1,4 @@
+import { taskQueuesFilter } from '../../client/task-queues-filter';
 import type { TollgateClient } from '../../client';
 import { toGatewayError } from '../http/to-gateway-error';
 import { withReadDeadline } from '../turns/turn-reads';
@@ -24,12 +25,11 @@ export interface ApprovalHistory {
 }
 
 /** Turns on `taskQueue` still running, or closed since `since`: the ones whose approvals can fall in the window. */
-export function turnsSinceQuery(taskQueue: string, since: Date): string {
-  const queue = visibilityLiteral(taskQueue);
+export function turnsSinceQuery(taskQueues: string | readonly string[], since: Date): string {
+  const queues = taskQueuesFilter(typeof taskQueues === 'string' ? [taskQueues] : taskQueues);
   const time = visibilityLiteral(since.toISOString());
-  if (!queue || !time)
-    throw new TypeError(`The task queue "${taskQueue}" holds characters a visibility query cannot carry.`);
-  return `WorkflowType = 'agentTurn' AND TaskQueue = ${queue} AND (ExecutionStatus = 'Running' OR CloseTime >= ${time})`;
+  if (!time) throw new TypeError(`The time ${since.toISOString()} cannot be put in a visibility query.`);
+  return `WorkflowType = 'agentTurn' AND ${queues} AND (ExecutionStatus = 'Running' OR CloseTime >= ${time})`;
 }
 
 /**
@@ -49,7 +49,7 @@ export async function readApprovalHistory(
   let truncated = false;
   await withReadDeadline(tollgate, perTurnTimeoutMs * 3, async () => {
     for await (const execution of tollgate.client.workflow.list({
-      query: turnsSinceQuery(tollgate.taskQueue, since),
+      query: turnsSinceQuery(tollgate.taskQueues, since),
       pageSize: Math.min(maxTurns + 1, 1000),
     })) {
       // An earlier run of a turn that continued as new: the turn's latest run carries its whole audit.
