@@ -16,6 +16,6 @@ export {
   type ModelSettings,
   type ModelSettingsFromEnvironment,
 } from './create-activities';
-export { classifyModelError } from './model-errors';
-export { renderToolOutput } from './render-tool-output';
-export { toChatMessages } from './to-chat-messages';
+export { classifyModelError } from './model/model-errors';
+export { renderToolOutput } from './model/render-tool-output';
+export { toChatMessages } from './model/to-chat-messages';

@@ -29,8 +29,8 @@ import {
   type PendingToolApproval,
   type ToolApprovalDecision,
 } from '../protocol';
-import type { agentTurn } from '../workflows/agent-turn';
-import type { conversation } from '../workflows/conversation';
+import type { agentTurn } from '../workflows/turn/agent-turn';
+import type { conversation } from '../workflows/conversation/conversation';
 import {
   agentTurnStateQuery,
   agentTurnWorkflowType,
