@@ -26,8 +26,8 @@ export interface AiSdkTool {
   toModelOutput?: (options: never) => unknown;
 }
 
-/** The AI SDK's `tools` record: tool names to tools. */
-export type AiSdkToolSet = Record<string, AiSdkTool>;
+/** The AI SDK's `tools` record: tool names to tools. A Tollgate tool (`defineTool`) may stand beside them. */
+export type AiSdkToolSet = Record<string, AiSdkTool | Tool>;
 
 /**
  * Turns the AI SDK's `tools` record into Tollgate tools, each unchanged in what it does: the same schema checks the
@@ -53,8 +53,13 @@ export function isAiSdkToolSet(value: readonly Tool[] | AiSdkToolSet): value is 
   return !Array.isArray(value);
 }
 
-async function toolFromAiSdk(name: string, tool: AiSdkTool): Promise<Tool> {
+async function toolFromAiSdk(name: string, tool: AiSdkTool | Tool): Promise<Tool> {
   if (typeof tool !== 'object' || tool === null) throw new TypeError(`Tool "${name}" is not an AI SDK tool.`);
+  if (isTollgateTool(tool)) {
+    if (tool.name !== name)
+      throw new TypeError(`Tool "${tool.name}" is listed as "${name}": use its own name as the key.`);
+    return tool;
+  }
   if (tool.type === 'provider' || tool.type === 'provider-defined') {
     throw new TypeError(
       `Tool "${name}" is a provider tool: the model's provider runs it, so Tollgate cannot hold it for approval. ` +
@@ -145,6 +150,11 @@ async function lastValueOf(result: unknown): Promise<unknown> {
   let last: unknown;
   for await (const value of result) last = value;
   return last;
+}
+
+/** A tool `defineTool` made: its approval rule is resolved and it says who runs it. */
+function isTollgateTool(tool: AiSdkTool | Tool): tool is Tool {
+  return 'executor' in tool && 'idempotent' in tool && typeof (tool as Tool).name === 'string';
 }
 
 function isZodSchema(value: unknown): value is z.ZodType {

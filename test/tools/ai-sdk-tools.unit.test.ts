@@ -1,7 +1,7 @@
 import { jsonSchema, tool } from 'ai';
 import { jsonSchema as jsonSchemaV6, tool as toolV6 } from 'ai-v6';
 import { z } from 'zod';
-import { toolsFromAiSdk, ToolRegistry, type AiSdkToolSet, type Tool } from '../../src/tools';
+import { defineTool, toolsFromAiSdk, ToolRegistry, type AiSdkToolSet, type Tool } from '../../src/tools';
 
 const executionContext = { toolCallId: 'call_1', abortSignal: new AbortController().signal, heartbeat: () => {} };
 const approvalContext = { toolCallId: 'call_1', messages: [] };
@@ -134,6 +134,17 @@ describe('toolsFromAiSdk', () => {
     expect(pickColour.executor).toBe('client');
     expect(pickColour.outputSchema?.safeParse({ colour: 'teal' }).success).toBe(true);
     expect(pickColour.outputSchema?.safeParse({ shade: 'teal' }).success).toBe(false);
+  });
+
+  it('takes a defineTool tool beside them, under its own name', async () => {
+    const lookup = defineTool({
+      name: 'lookup',
+      description: 'Look up',
+      inputSchema: z.object({}),
+      execute: () => 'ok',
+    });
+    expect(await toolsFromAiSdk({ lookup, ...tools })).toContain(lookup);
+    await expect(toolsFromAiSdk({ find: lookup })).rejects.toThrow(/Tool "lookup" is listed as "find"/);
   });
 
   it('refuses a provider tool, which the model provider runs and no worker can hold', async () => {
