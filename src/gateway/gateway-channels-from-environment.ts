@@ -9,7 +9,8 @@ import { slackChannel, slackSettingsFromEnvironment } from './slack';
 
 /**
  * The channels `npm run gateway` and `npm run dev` serve, as the environment configures them: the REST API, the chat
- * routes (`TOLLGATE_CHAT_*`), the approver inbox when `TOLLGATE_INBOX_SESSION_KEYS` is set, Slack when
+ * routes (`TOLLGATE_CHAT_ALLOWED_ORIGINS` and the other chat settings), the approver inbox when
+ * `TOLLGATE_INBOX_SESSION_KEY` is set, Slack when
  * `SLACK_SIGNING_SECRET` is, and email links when `TOLLGATE_EMAIL_LINK_SECRET` is. The Slack bot token, when present,
  * lets the gateway tell a person privately why their click did not count.
  */
