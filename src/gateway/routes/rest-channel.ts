@@ -5,13 +5,14 @@ import { emptyQuerySchema } from '../http/gateway-schemas';
 import { parseInput } from '../http/parse-input';
 import { registerApprovalRoutes } from './approval-routes';
 import { registerApprovalStatsRoutes } from './approval-stats-routes';
+import { registerApprovalSuggestionsRoutes } from './approval-suggestions-routes';
 import { registerAuditRoutes } from './audit-routes';
 import { openApiDocument } from './openapi-document';
 import { registerTurnRoutes } from './turn-routes';
 
 /**
  * The REST API as a gateway channel: turns (`/v1/turns`), approvals and decisions (`/v1/approvals`), the audit, the
- * approval statistics and `/openapi.json`, every route behind the gateway's bearer tokens.
+ * approval statistics and suggestions and `/openapi.json`, every route behind the gateway's bearer tokens.
  *
  * @example
  * const gateway = await createGateway({ tollgate, tokens, channels: [restChannel(), chatChannel({ tokens })] });
@@ -30,6 +31,7 @@ export function restChannel(): GatewayChannel {
       registerApprovalRoutes(app, context);
       registerAuditRoutes(app, context);
       registerApprovalStatsRoutes(app, context);
+      registerApprovalSuggestionsRoutes(app, context);
     },
   };
 }
