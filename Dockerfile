@@ -1,9 +1,9 @@
-# The Tollgate worker and gateway (one image; compose picks the command). Both run TypeScript with tsx, a
-# runtime dependency, so there is no build step; the worker bundles the workflow code when it starts.
+# The Tollgate worker and gateway (one image; compose picks the command). Both run the compiled code in dist/, built
+# in a stage of its own; the worker bundles the workflow code when it starts.
 #
 #   docker build -t tollgate .
 #   docker run --env TEMPORAL_ADDRESS=... tollgate                                  # the worker
-#   docker run --env TEMPORAL_ADDRESS=... tollgate node --import tsx src/gateway/main.ts
+#   docker run --env TEMPORAL_ADDRESS=... tollgate node dist/gateway/main.js
 
 # Node 22, as ai@7 declares; the code also runs on Node 20.19+ (see README, "Node.js").
 ARG NODE_IMAGE=node:22.22.0-bookworm-slim
@@ -13,6 +13,14 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only, exactly as locked; the lockfile carries every platform's native builds.
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
 
 FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production
@@ -24,12 +32,12 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
-COPY package.json tsconfig.json ./
+COPY package.json ./
 COPY bin ./bin
-COPY src ./src
+COPY --from=build /app/dist ./dist
 # Folders the compose volumes mount; a fresh named volume takes this ownership.
 RUN mkdir -p /workspace /store /data && chown node:node /workspace /store /data
 USER node
 # The sandbox is required: a worker that cannot build it stops at start-up with bwrap's reason, never runs bash bare.
 ENV TOLLGATE_WORKSPACE=/workspace TOLLGATE_STORE_DIR=/store TOLLGATE_TOOL_SANDBOX=bubblewrap
-CMD ["node", "--import", "tsx", "src/worker.ts"]
+CMD ["node", "dist/worker.js"]

@@ -1,6 +1,11 @@
 // Tollgate's public API for Node code: workers, clients, tools, the protocol and the contract names.
 // Workflow code imports `tollgate/workflows` instead, which holds only what the workflow sandbox may load.
-export { createActivities, modelSettingsFromEnvironment, type ModelSettingsFromEnvironment } from './activities';
+export {
+  createActivities,
+  modelSettingsFromEnvironment,
+  type ModelSettings,
+  type ModelSettingsFromEnvironment,
+} from './activities';
 export type {
   ToolApprovalPolicy,
   ToolApprovalPolicyAnswer,
@@ -15,8 +20,34 @@ export {
   type Decision,
   type PendingApprovalOfTurn,
   type TemporalSettings,
+  type TollgateClientOptions,
 } from './client';
-export { ApprovalDecisions, createGateway, DecisionAudit, type GatewayOptions } from './gateway';
+export {
+  ApprovalDecisions,
+  ApproverTokens,
+  approverTokensFromEnvironment,
+  chatChannel,
+  chatSettingsFromEnvironment,
+  createGateway,
+  DecisionAudit,
+  emailChannel,
+  emailExtensionFromEnvironment,
+  gatewayChannelsFromEnvironment,
+  gatewaySettingsFromEnvironment,
+  inboxChannel,
+  inboxOptionsFromEnvironment,
+  restChannel,
+  slackChannel,
+  slackSettingsFromEnvironment,
+  type ChatChannelOptions,
+  type EmailExtensionOptions,
+  type GatewayChannel,
+  type GatewayContext,
+  type GatewayOptions,
+  type GatewaySettings,
+  type InboxExtensionOptions,
+  type SlackExtensionOptions,
+} from './gateway';
 export { createChatHandler } from './gateway/chat';
 export type { ApprovalNotifier } from './notifications/notification-types';
 export { operatorPolicyFromEnvironment, operatorPolicySchema, type OperatorPolicy, type OperatorRules } from './policy';
@@ -33,8 +64,16 @@ export {
   type ToolApprovalDecision,
   type ToolResultOutput,
 } from './protocol';
-export { contentStoreFromEnvironment, FileContentStore, type ContentStore } from './store';
-export { defineTool, type Tool, type ToolDefinition } from './tools';
+export { contentStoreFromEnvironment, defaultContentStore, FileContentStore, type ContentStore } from './store';
+export {
+  defineTool,
+  toolsFromAiSdk,
+  type AiSdkTool,
+  type AiSdkToolSet,
+  type Tool,
+  type ToolDefinition,
+  type ToolExecutionContext,
+} from './tools';
 export {
   connectMcpServers,
   mcpServersFromEnvironment,
@@ -43,7 +82,12 @@ export {
   type McpToolSource,
 } from './tools/mcp';
 export { createWorkspaceTools } from './tools/workspace';
-export { createTollgateWorker, tollgateWorkflowBundleOptions, type TollgateWorkerOptions } from './worker';
+export {
+  createTollgateWorker,
+  tollgateWorkflowBundleOptions,
+  workerSettingsFromEnvironment,
+  type TollgateWorkerOptions,
+} from './worker';
 export {
   agentTurnEventsQuery,
   agentTurnStateQuery,

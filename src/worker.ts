@@ -2,18 +2,19 @@ import { NativeConnection, Worker, type BundleOptions, type WorkerOptions } from
 import {
   createActivities,
   modelSettingsFromEnvironment,
-  type ModelSettingsFromEnvironment,
+  type ModelSettings,
   type ToolApprovalPolicy,
 } from './activities';
 import { temporalSettingsFromEnvironment } from './client/temporal-settings';
 import { preflightOrExit } from './client/temporal-preflight';
+import { refuseSecondTemporalSdk } from './one-temporal-sdk';
 import { operatorPolicyFromEnvironment, type OperatorPolicy } from './policy';
 import type { TurnActivityLimits } from './protocol';
-import { contentStoreFromEnvironment, namedContentStoreFromEnvironment, type ContentStore } from './store';
+import { defaultContentStore, namedContentStoreFromEnvironment, type ContentStore } from './store';
 import { createWorkspaceTools, describeToolSandbox, refuseUnsandboxedToolsWithSecrets } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
 import { notifiersFromEnvironment } from './notifications/notifiers-from-environment';
-import { ToolRegistry, type Tool } from './tools';
+import { isAiSdkToolSet, toolsFromAiSdk, ToolRegistry, type AiSdkToolSet, type Tool } from './tools';
 import { connectMcpServers, mcpServersFromEnvironment, type McpServerConfigs, type McpToolSource } from './tools/mcp';
 
 /**
@@ -36,29 +37,34 @@ export interface TollgateWorkerOptions {
   connection: NativeConnection;
   namespace?: string;
   taskQueue: string;
-  tools: readonly Tool[];
+  /**
+   * The tools the model may call: Tollgate tools (`defineTool`, `createWorkspaceTools()`), or the AI SDK's `tools`
+   * record of `tool()`s, used unchanged (docs/use-in-your-project.md).
+   */
+  tools: readonly Tool[] | AiSdkToolSet;
   /**
    * MCP servers whose tools are offered beside `tools`, named `server__tool` (docs/mcp-tools.md): their configurations
    * (the worker connects at creation and closes them when `run()` ends), or a source from `connectMcpServers`, which
    * its caller closes.
    */
   mcpServers?: McpServerConfigs | McpToolSource;
-  model: ModelSettingsFromEnvironment;
+  /** The model the turns call: `{ baseURL, apiKey, model }` (`modelSettingsFromEnvironment()` reads `OPENAI_*`). */
+  model: ModelSettings;
   /** Decides approvals before anyone is asked, e.g. "reads under /tmp are fine"; `ask` leaves it to a person. */
   onToolApproval?: ToolApprovalPolicy;
   /** Channels that tell people about approvals (Slack, email); targets come from the operator's rules. */
   notifiers?: readonly ApprovalNotifier[];
   /**
-   * The operator's policy: who approves what, autonomy, trusted decision keys. Default: from the
-   * environment (`TOLLGATE_POLICY_FILE`, `TOLLGATE_DECISION_PUBLIC_KEYS`, `TOLLGATE_ALLOW_AUTO_APPROVE`).
+   * The operator's policy: who approves what, autonomy, trusted decision keys. Default: no rules (anyone with the
+   * right to decide may). `operatorPolicyFromEnvironment()` reads `TOLLGATE_POLICY_FILE` and friends.
    */
   policy?: OperatorPolicy;
   /**
-   * Where transcripts and large outputs are kept. Default: `TOLLGATE_STORE_URL` (`s3://bucket/prefix` or a folder), else
-   * `TOLLGATE_STORE_DIR`, else `store` in `TOLLGATE_STATE_DIR` (`.tollgate`).
+   * Where transcripts and large outputs are kept; every worker and client of a deployment names the same one.
+   * Default: the folder `.tollgate/store`. `contentStoreFromEnvironment()` reads `TOLLGATE_STORE_URL` and friends.
    */
   store?: ContentStore;
-  /** Secret that signs approval requests in the AI SDK's format. Default: `TOLLGATE_APPROVAL_SECRET`. */
+  /** Secret that signs approval requests in the AI SDK's format (`npm run worker` reads `TOLLGATE_APPROVAL_SECRET`). */
   approvalSecret?: string;
   /** Timeouts and attempts for the turn's model steps, tool runs and notices, where Tollgate's defaults do not fit. */
   activityLimits?: TurnActivityLimits;
@@ -81,9 +87,12 @@ export interface TollgateWorkerOptions {
  * await worker.run();
  */
 export async function createTollgateWorker(options: TollgateWorkerOptions): Promise<Worker> {
-  const approvalSecret = options.approvalSecret ?? process.env.TOLLGATE_APPROVAL_SECRET;
-  const policy = options.policy ?? operatorPolicyFromEnvironment();
-  refuseUnsandboxedToolsWithSecrets(options.tools, [
+  // Two copies of the Temporal SDK crash in native code later; say so now, with what to do.
+  refuseSecondTemporalSdk(options.connection);
+  const tools = isAiSdkToolSet(options.tools) ? await toolsFromAiSdk(options.tools) : options.tools;
+  const approvalSecret = options.approvalSecret;
+  const policy = options.policy ?? {};
+  refuseUnsandboxedToolsWithSecrets(tools, [
     ...(approvalSecret ? ['the approval secret'] : []),
     // 'tollgate-scripted' is the placeholder modelSettingsFromEnvironment uses when no key is set.
     ...(options.model.apiKey && options.model.apiKey !== 'tollgate-scripted' ? ['the model API key'] : []),
@@ -98,7 +107,7 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
         : await connectMcpServers(options.mcpServers, { policy });
   let worker: Worker;
   try {
-    const registry = new ToolRegistry([...options.tools, ...(mcp?.tools ?? [])]);
+    const registry = new ToolRegistry([...tools, ...(mcp?.tools ?? [])]);
     // Servers that answer after start-up bring their tools to this worker too.
     mcp?.attach(registry);
     worker = await createWorker(options, policy, approvalSecret, bundling, registry);
@@ -120,6 +129,25 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
   return worker;
 }
 
+/**
+ * The worker's settings the environment holds, for a binary to pass to {@link createTollgateWorker}: the operator's
+ * policy (`TOLLGATE_POLICY_FILE`, `TOLLGATE_DECISION_PUBLIC_KEYS`, `TOLLGATE_ALLOW_AUTO_APPROVE`), the content store
+ * (`TOLLGATE_STORE_URL`, `TOLLGATE_STORE_DIR`, `TOLLGATE_STATE_DIR`) and the approval secret
+ * (`TOLLGATE_APPROVAL_SECRET`).
+ *
+ * @example
+ * const worker = await createTollgateWorker({ connection, taskQueue, tools, model, ...workerSettingsFromEnvironment() });
+ */
+export function workerSettingsFromEnvironment(
+  environment: NodeJS.ProcessEnv = process.env,
+): Pick<TollgateWorkerOptions, 'policy' | 'store' | 'approvalSecret'> {
+  return {
+    policy: operatorPolicyFromEnvironment(environment),
+    store: namedContentStoreFromEnvironment(environment).store,
+    ...(environment.TOLLGATE_APPROVAL_SECRET && { approvalSecret: environment.TOLLGATE_APPROVAL_SECRET }),
+  };
+}
+
 function isMcpToolSource(value: McpServerConfigs | McpToolSource): value is McpToolSource {
   return Array.isArray((value as McpToolSource).tools) && typeof (value as McpToolSource).close === 'function';
 }
@@ -138,7 +166,7 @@ async function createWorker(
     activities: createActivities({
       tools,
       model: options.model,
-      store: options.store ?? contentStoreFromEnvironment(),
+      store: options.store ?? defaultContentStore(),
       policy,
       ...(approvalSecret && { approvalSecret }),
       onToolApproval: options.onToolApproval,
@@ -186,6 +214,7 @@ async function main(): Promise<void> {
       policy,
       model,
       store: store.store,
+      ...(process.env.TOLLGATE_APPROVAL_SECRET && { approvalSecret: process.env.TOLLGATE_APPROVAL_SECRET }),
       notifiers: notifiersFromEnvironment(),
     });
     console.log(`Tollgate worker on task queue "${temporal.taskQueue}" (${temporal.connectionOptions.address}).`);

@@ -17,11 +17,17 @@ import { claimGrantThroughLedger, createGrantActivities, type GrantActivities } 
 import type { TurnActivities } from './turn-activity-types';
 
 /** Where the model is and which one to use. */
-export interface ModelSettingsFromEnvironment {
+/** Which model the worker calls: an OpenAI-compatible endpoint, its key and the model's name. */
+export interface ModelSettings {
+  /** The endpoint, e.g. `https://api.openai.com/v1` (the `openai` client's default when absent). */
   baseURL?: string;
   apiKey: string;
+  /** The model's name, e.g. `gpt-4.1-mini`. */
   model: string;
 }
+
+/** The former name of {@link ModelSettings}. */
+export type ModelSettingsFromEnvironment = ModelSettings;
 
 /** Reads `OPENAI_BASE_URL`, `OPENAI_API_KEY` and `TOLLGATE_MODEL`. */
 export function modelSettingsFromEnvironment(

@@ -10,7 +10,12 @@ export type {
   ToolApprovalPolicyRequest,
   ValidateToolOutputInput,
 } from './activity-types';
-export { createActivities, modelSettingsFromEnvironment, type ModelSettingsFromEnvironment } from './create-activities';
+export {
+  createActivities,
+  modelSettingsFromEnvironment,
+  type ModelSettings,
+  type ModelSettingsFromEnvironment,
+} from './create-activities';
 export { classifyModelError } from './model/model-errors';
 export { renderToolOutput } from './model/render-tool-output';
 export { toChatMessages } from './model/to-chat-messages';

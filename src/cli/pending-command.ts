@@ -1,8 +1,10 @@
-import type { PendingApprovalOfTurn } from '../client';
+import { describeTaskQueues, type PendingApprovalOfTurn } from '../client';
 
 /** Anything that lists pending approvals: Temporal directly, or the approval gateway. */
 export interface ListsPendingApprovals {
   pending(options: { workflowId?: string }): Promise<PendingApprovalOfTurn[]>;
+  /** The task queues whose turns are listed, when this lister knows them (Temporal directly). */
+  readonly taskQueues?: readonly string[];
 }
 import { formatPending } from './format-turn';
 
@@ -17,7 +19,11 @@ export async function pendingCommand(
     return;
   }
   if (pending.length === 0) {
-    console.log('No approvals are pending.');
+    console.log(
+      tollgate.taskQueues && !options.workflowId
+        ? `No approvals are pending on ${describeTaskQueues(tollgate.taskQueues)}.`
+        : 'No approvals are pending.',
+    );
     return;
   }
   for (const approval of pending) console.log(formatPending(approval).join('\n'));

@@ -29,7 +29,14 @@ export {
   type TemporalSettings,
 } from './temporal-settings';
 export { GatewayUnreachableError, isGatewayUnreachableError } from './gateway-client';
-export { newTurnId, TollgateClient, type Decision, type PendingApprovalOfTurn } from './tollgate-client';
+export {
+  newTurnId,
+  TollgateClient,
+  type Decision,
+  type PendingApprovalOfTurn,
+  type TollgateClientOptions,
+} from './tollgate-client';
+export { describeTaskQueues, taskQueuesFilter } from './task-queues-filter';
 export {
   GrantLedgerClient,
   GrantLedgerError,

@@ -1,3 +1,4 @@
+import { taskQueuesFilter } from './task-queues-filter';
 import type { ModelMessage, PendingToolApproval, ToolApprovalAuditEntry } from '../protocol';
 import { requesterSearchAttribute } from '../workflows/definitions';
 import type { TollgateClient } from './tollgate-client';
@@ -46,12 +47,12 @@ export interface TurnRecords {
 // The characters a visibility query's string literal may hold without escaping.
 const safeLiteral = /^[A-Za-z0-9._:@+=~/-]{1,1000}$/;
 
-/** Turns on `taskQueue` still running, or closed since `since`: the ones whose approvals can fall in the window. */
-export function turnsSinceQuery(taskQueue: string, since: Date): string {
+/** Turns on these task queues still running, or closed since `since`: the ones whose approvals can fall in the window. */
+export function turnsSinceQuery(taskQueues: string | readonly string[], since: Date): string {
   const time = since.toISOString();
-  if (!safeLiteral.test(taskQueue))
-    throw new TypeError(`The task queue "${taskQueue}" holds characters a visibility query cannot carry.`);
-  return `WorkflowType = 'agentTurn' AND TaskQueue = '${taskQueue}' AND (ExecutionStatus = 'Running' OR CloseTime >= '${time}')`;
+  if (!safeLiteral.test(time)) throw new TypeError(`The time ${time} cannot be put in a visibility query.`);
+  const queues = taskQueuesFilter(typeof taskQueues === 'string' ? [taskQueues] : taskQueues);
+  return `WorkflowType = 'agentTurn' AND ${queues} AND (ExecutionStatus = 'Running' OR CloseTime >= '${time}')`;
 }
 
 /**
@@ -77,7 +78,7 @@ export async function readTurnRecords(
   let truncated = false;
   await tollgate.client.withDeadline(Date.now() + listTimeoutMs, async () => {
     for await (const execution of tollgate.client.workflow.list({
-      query: turnsSinceQuery(tollgate.taskQueue, since),
+      query: turnsSinceQuery(tollgate.taskQueues, since),
       pageSize: Math.min(maxTurns + 1, 1000),
     })) {
       // An earlier run of a turn that continued as new: the turn's latest run carries its whole audit.

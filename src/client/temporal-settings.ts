@@ -8,7 +8,13 @@ export interface TemporalSettings {
   /** Host and port, TLS and API key, as the Temporal SDK's environment configuration defines them. */
   connectionOptions: ReturnType<typeof loadClientConnectConfig>['connectionOptions'];
   namespace: string;
+  /** The task queue turns are started on. */
   taskQueue: string;
+  /**
+   * Every task queue whose turns are listed and decided, `taskQueue` among them (`TOLLGATE_TASK_QUEUES`): a gateway or
+   * CLI in front of workers on several queues.
+   */
+  taskQueues?: string[];
   /** The config-file profile the settings came from, when one was named (`TEMPORAL_PROFILE`). */
   profile?: string;
 }
@@ -17,7 +23,8 @@ export interface TemporalSettings {
  * Reads the connection the way every Temporal SDK and the `temporal` CLI do: the profile named by
  * `TEMPORAL_PROFILE` (else `default`) of the TOML file at `TEMPORAL_CONFIG_FILE` (else
  * `~/.config/temporalio/temporal.toml`), overridden by `TEMPORAL_ADDRESS`, `TEMPORAL_NAMESPACE`,
- * `TEMPORAL_API_KEY`, `TEMPORAL_TLS*` and `TEMPORAL_GRPC_META_*`; plus `TOLLGATE_TASK_QUEUE`.
+ * `TEMPORAL_API_KEY`, `TEMPORAL_TLS*` and `TEMPORAL_GRPC_META_*`; plus `TOLLGATE_TASK_QUEUE` (where turns start) and
+ * `TOLLGATE_TASK_QUEUES` (comma-separated: more queues whose turns are listed and decided).
  * An API key turns TLS on, as Temporal Cloud requires.
  *
  * @throws TypeError naming the variable when a named profile does not exist or the file cannot be read.
@@ -42,10 +49,16 @@ export function temporalSettingsFromEnvironment(environment: NodeJS.ProcessEnv =
     );
   }
   const { connectionOptions, namespace } = loaded;
+  const taskQueue = environment.TOLLGATE_TASK_QUEUE || defaultTaskQueue;
+  const taskQueues = (environment.TOLLGATE_TASK_QUEUES ?? '')
+    .split(',')
+    .map((queue) => queue.trim())
+    .filter((queue) => queue !== '');
   return {
     connectionOptions: { ...connectionOptions, address: connectionOptions.address ?? 'localhost:7233' },
     namespace: namespace ?? 'default',
-    taskQueue: environment.TOLLGATE_TASK_QUEUE || defaultTaskQueue,
+    taskQueue,
+    ...(taskQueues.length > 0 && { taskQueues: [...new Set([taskQueue, ...taskQueues])] }),
     ...(environment.TEMPORAL_PROFILE && { profile: environment.TEMPORAL_PROFILE }),
   };
 }

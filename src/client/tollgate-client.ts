@@ -45,7 +45,7 @@ import {
   submitToolOutputUpdate,
   toolApprovalResponseSignal,
 } from '../workflows/definitions';
-import { appendTranscript, contentStoreFromEnvironment, readTranscript, type ContentStore } from '../store';
+import { appendTranscript, defaultContentStore, readTranscript, type ContentStore } from '../store';
 import { fitTurnInput } from './fit-turn-input';
 import {
   ApprovalDecisionError,
@@ -53,7 +53,8 @@ import {
   type ApprovalDecisionErrorCode,
 } from './approval-decision-error';
 import { judgeDecisionsOnClosedTurn } from './judge-closed-turn';
-import { defaultTaskQueue, temporalSettingsFromEnvironment, type TemporalSettings } from './temporal-settings';
+import { taskQueuesFilter } from './task-queues-filter';
+import { defaultTaskQueue, type TemporalSettings } from './temporal-settings';
 
 /** A pending approval and the turn it belongs to. */
 export interface PendingApprovalOfTurn extends PendingToolApproval {
@@ -66,6 +67,14 @@ export type Decision = Omit<ToolApprovalDecision, 'approvalId'>;
 const codeOfErrorType = Object.fromEntries(
   Object.entries(decisionErrorTypes).map(([code, type]) => [type, code]),
 ) as Record<string, ApprovalDecisionErrorCode>;
+
+/** How a {@link TollgateClient} connects: {@link TemporalSettings} fit, and so do plain options. */
+export interface TollgateClientOptions extends Partial<TemporalSettings> {
+  /** Temporal's host and port (default `localhost:7233`); `connectionOptions` carries TLS and API keys. */
+  address?: string;
+  /** Where large turn inputs go: the workers' content store (default the folder `.tollgate/store`). */
+  store?: ContentStore;
+}
 
 /**
  * Starts turns and decides approvals: the typed client the CLI, the gateway and services use.
@@ -81,15 +90,39 @@ export class TollgateClient {
     readonly client: Client,
     readonly taskQueue: string = defaultTaskQueue,
     private readonly closeConnection?: () => Promise<void>,
-    /** Where turns keep transcripts and large outputs; the worker's store (`TOLLGATE_STORE_URL`). */
-    private readonly store: ContentStore = contentStoreFromEnvironment(),
-  ) {}
+    /** Where turns keep transcripts and large outputs: the workers' store (default `.tollgate/store`). */
+    private readonly store: ContentStore = defaultContentStore(),
+    /** More task queues whose turns this client lists (`pending`, the gateway's lists); `taskQueue` is always one. */
+    watchedTaskQueues: readonly string[] = [],
+  ) {
+    this.taskQueues = [...new Set([taskQueue, ...watchedTaskQueues])];
+  }
 
-  /** Connects with the environment's settings (see {@link temporalSettingsFromEnvironment}). */
-  static async connect(settings: TemporalSettings = temporalSettingsFromEnvironment()): Promise<TollgateClient> {
-    const connection = await Connection.connect(settings.connectionOptions as Parameters<typeof Connection.connect>[0]);
-    const client = new Client({ connection, namespace: settings.namespace });
-    return new TollgateClient(client, settings.taskQueue, () => connection.close());
+  /** Every task queue whose turns this client lists and decides, the one it starts turns on first. */
+  readonly taskQueues: readonly string[];
+
+  /**
+   * Connects to Temporal. Every setting is an option, with Temporal's local defaults (`localhost:7233`, namespace
+   * `default`, task queue `tollgate`); `temporalSettingsFromEnvironment()` reads them as the binaries do.
+   *
+   * @example
+   * const tollgate = await TollgateClient.connect({ address: 'localhost:7233', taskQueue: 'refunds' });
+   * const fromEnvironment = await TollgateClient.connect(temporalSettingsFromEnvironment());
+   */
+  static async connect(options: TollgateClientOptions = {}): Promise<TollgateClient> {
+    const connectionOptions = {
+      ...options.connectionOptions,
+      address: options.address ?? options.connectionOptions?.address ?? 'localhost:7233',
+    };
+    const connection = await Connection.connect(connectionOptions as Parameters<typeof Connection.connect>[0]);
+    const client = new Client({ connection, namespace: options.namespace ?? 'default' });
+    return new TollgateClient(
+      client,
+      options.taskQueue ?? defaultTaskQueue,
+      () => connection.close(),
+      options.store ?? defaultContentStore(),
+      options.taskQueues ?? [],
+    );
   }
 
   /** Closes the connection if this client opened it. */
@@ -152,7 +185,7 @@ export class TollgateClient {
     if (options.workflowId) {
       workflowIds.push(options.workflowId);
     } else {
-      const query = `WorkflowType = '${agentTurnWorkflowType}' AND ExecutionStatus = 'Running'`;
+      const query = `WorkflowType = '${agentTurnWorkflowType}' AND ExecutionStatus = 'Running' AND ${taskQueuesFilter(this.taskQueues)}`;
       for await (const execution of this.client.workflow.list({ query })) workflowIds.push(execution.workflowId);
     }
     const lists = await Promise.all(

@@ -9,12 +9,12 @@ import { createGateway } from '../gateway/create-gateway';
 import { DecisionAudit } from '../gateway/decisions/decision-audit';
 import { decisionPublicKeyOf, decisionSigningKeyFromEnvironment } from '../gateway/decisions/decision-signing-key';
 import { devGatewayLogger, ensureDevAccess, ensureDevDecisionKey, reportGatewayFailures } from '../gateway/dev-gateway';
-import { gatewayExtensionsFromEnvironment } from '../gateway/gateway-extensions-from-environment';
+import { gatewayChannelsFromEnvironment } from '../gateway/gateway-channels-from-environment';
 import { gatewaySettingsFromEnvironment } from '../gateway/gateway-settings';
 import { notifiersFromEnvironment } from '../notifications/notifiers-from-environment';
 import { createWorkspaceTools, describeToolSandbox, resolveWorkspaceRoot } from '../tools/workspace';
 import { mcpServersFromEnvironment } from '../tools/mcp';
-import { createTollgateWorker } from '../worker';
+import { createTollgateWorker, workerSettingsFromEnvironment } from '../worker';
 import { startChatExample } from './serve-chat-example';
 import { startDevServer, type DevServer } from './dev-server';
 import { ensureSearchAttributes } from './ensure-search-attributes';
@@ -105,6 +105,8 @@ async function main(): Promise<void> {
     taskQueue: temporal.taskQueue,
     tools,
     model,
+    // The policy (the gateway's decision key), the store and the approval secret, as `npm run worker` reads them.
+    ...workerSettingsFromEnvironment(),
     notifiers: notifiersFromEnvironment(),
     // MCP servers the environment lists (TOLLGATE_MCP_SERVERS, TOLLGATE_MCP_SERVERS_FILE), as `npm run worker` does.
     mcpServers: mcpServersFromEnvironment(),
@@ -134,7 +136,7 @@ async function main(): Promise<void> {
     audit: new DecisionAudit({ file: gatewaySettings.auditFile ?? path.join(gatewayFolder, 'audit.jsonl') }),
     rateLimit: gatewaySettings.rateLimit,
     bodyLimitBytes: gatewaySettings.bodyLimitBytes,
-    extensions: gatewayExtensionsFromEnvironment(),
+    channels: gatewayChannelsFromEnvironment(gatewaySettings.tokens),
     logger: devGatewayLogger(gatewayLog),
   });
   reportGatewayFailures(gateway, (line) => console.error(line), gatewayLog);

@@ -3,43 +3,35 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { PersonDirectory } from '../identity';
 import { ApprovalDecisions } from './decisions/approval-decisions';
 import { StandingGrants } from './decisions/standing-grants';
-import { registerGrantRoutes } from './grants/grant-routes';
-import { registerApprovalRoutes } from './routes/approval-routes';
-import { registerAuditRoutes } from './routes/audit-routes';
-import { registerApprovalStatsRoutes } from './routes/approval-stats-routes';
-import { registerApprovalSuggestionsRoutes } from './routes/approval-suggestions-routes';
 import { createAuthenticationHook } from './auth/authenticate';
 import { createDecisionRateLimit, DecisionRateLimiter } from './decisions/decision-rate-limit';
 import { DecisionAudit } from './decisions/decision-audit';
 import type { GatewayContext } from './gateway-context';
-import { defaultBodyLimitBytes, type GatewayOptions } from './gateway-options';
+import { defaultBodyLimitBytes, type GatewayChannel, type GatewayOptions } from './gateway-options';
 import { GatewayError } from './http/gateway-error';
-import { emptyQuerySchema } from './http/gateway-schemas';
 import { parseJsonBody } from './http/json-body-parser';
-import { openApiDocument } from './routes/openapi-document';
-import { parseInput } from './http/parse-input';
 import { installProblemHandler, sendFrameworkProblem } from './http/problem-handler';
 import { defaultReadTimeoutMs } from './turns/turn-reads';
-import { registerTurnRoutes } from './routes/turn-routes';
-import { withChatRoutes } from './chat';
-import { withInboxRoutes } from './inbox';
+import { restChannel } from './routes/rest-channel';
+import { chatChannel } from './chat';
 
 // Routes anyone may call: a load balancer's health check carries no token.
 const corePublicPaths = ['/healthz'];
 
 /**
- * Builds the approval gateway: a Fastify app with the REST API, bearer-token auth, strict input,
- * rate limits and RFC 9457 errors. Call `listen` on it; `close` does not close `tollgate`.
+ * Builds the approval gateway: a Fastify app with bearer-token auth, strict input, rate limits and RFC 9457 errors,
+ * serving the channels its caller registers (the REST API and the chat routes by default). It reads no environment
+ * variable: `npm run gateway` passes what `gatewaySettingsFromEnvironment` and `gatewayChannelsFromEnvironment` read.
+ * Call `listen` on it; `close` does not close `tollgate`.
  *
  * @example
- * const tollgate = await TollgateClient.connect();
+ * const tollgate = await TollgateClient.connect({ address: 'localhost:7233', taskQueue: 'tollgate' });
  * const tokens = ApproverTokens.fromRecord({ 'ana-0123456789abcdef': 'ana' });
- * const gateway = await createGateway({ tollgate, tokens });
+ * const gateway = await createGateway({ tollgate, tokens, channels: [restChannel(), chatChannel({ tokens })] });
  * await gateway.listen({ port: 8788, host: '127.0.0.1' });
  */
-export async function createGateway(gatewayOptions: GatewayOptions): Promise<FastifyInstance> {
-  // The useChat routes (POST /api/chat, GET /api/chat/:id/stream), configured from the environment.
-  const options = withInboxRoutes(withChatRoutes(gatewayOptions));
+export async function createGateway(options: GatewayOptions): Promise<FastifyInstance> {
+  const channels = channelsOf(options);
   const bodyLimitBytes = options.bodyLimitBytes ?? defaultBodyLimitBytes;
   const timeWindow = options.rateLimit?.timeWindowMs ?? 60_000;
   const audit = options.audit ?? new DecisionAudit();
@@ -72,10 +64,7 @@ export async function createGateway(gatewayOptions: GatewayOptions): Promise<Fas
   });
   // The address limit runs before authentication, so guessing tokens is limited too.
   app.addHook('onRequest', app.rateLimit({ max: options.rateLimit?.max ?? 600, timeWindow }));
-  const publicPaths = new Set([
-    ...corePublicPaths,
-    ...(options.extensions ?? []).flatMap((extension) => extension.publicPaths),
-  ]);
+  const publicPaths = new Set([...corePublicPaths, ...channels.flatMap((channel) => channel.publicPaths)]);
   app.addHook('onRequest', createAuthenticationHook(options.tokens, publicPaths));
 
   const people = options.people ?? PersonDirectory.empty();
@@ -113,20 +102,25 @@ export async function createGateway(gatewayOptions: GatewayOptions): Promise<Fas
   };
 
   app.get('/healthz', async () => ({ ok: true }));
-  const document = openApiDocument();
-  app.get('/openapi.json', async (request) => {
-    parseInput(emptyQuerySchema, request.query, 'query');
-    return document;
-  });
-  registerTurnRoutes(app, context);
-  registerApprovalRoutes(app, context);
-  registerAuditRoutes(app, context);
-  registerApprovalStatsRoutes(app, context);
-  registerGrantRoutes(app, context);
-  registerApprovalSuggestionsRoutes(app, context);
-  for (const extension of options.extensions ?? []) await extension.register(app, context);
+  for (const channel of channels) await channel.register(app, context);
   app.setNotFoundHandler((request) => {
     throw new GatewayError('not-found', `No route ${request.method} ${request.url.split('?')[0]}.`);
   });
   return app;
+}
+
+/** The channels to register: the caller's (or the default REST and chat ones) and the extensions, each name once. */
+function channelsOf(options: GatewayOptions): GatewayChannel[] {
+  const extensions = options.extensions ?? [];
+  // An extension of a default channel's name (a chat with its own settings) takes that channel's place.
+  const defaults = [restChannel(), chatChannel({ tokens: options.tokens })].filter(
+    (channel) => !extensions.some((extension) => extension.name === channel.name),
+  );
+  const channels = [...(options.channels ?? defaults), ...extensions];
+  const names = channels.flatMap((channel) => (channel.name === undefined ? [] : [channel.name]));
+  const repeated = names.find((name, index) => names.indexOf(name) !== index);
+  if (repeated !== undefined) {
+    throw new TypeError(`Two gateway channels are named "${repeated}": register each channel once.`);
+  }
+  return channels;
 }

@@ -38,17 +38,40 @@ export interface GatewayOptions {
   bodyLimitBytes?: number;
   /** Fastify's logger settings (off by default). */
   logger?: FastifyServerOptions['logger'];
-  /** More routes (Slack, email links), each with the paths it authenticates itself instead of by bearer token. */
-  extensions?: GatewayExtension[];
+  /**
+   * The channels the gateway serves, each registered on its own, in order, the way Fastify plugins are:
+   * `restChannel()`, `chatChannel(...)`, `inboxChannel(...)`, `slackChannel(...)`, `emailChannel(...)`, or your own
+   * {@link GatewayChannel}. Default: the REST API and the chat routes with their defaults. `/healthz` is always served.
+   */
+  channels?: GatewayChannel[];
+  /** Channels served besides `channels` (or besides the default ones); the older name for adding a channel. */
+  extensions?: GatewayChannel[];
 }
 
-/** Routes added to the gateway that carry their own authentication (a Slack signature, an email token). */
-export interface GatewayExtension {
-  /** Paths that skip bearer-token authentication because the extension verifies them itself. */
+/**
+ * A way in to the gateway: its routes, and the paths among them that skip bearer-token authentication because the
+ * channel verifies callers itself (a Slack signature, an email link's token, the inbox's session).
+ *
+ * @example
+ * const audit: GatewayChannel = {
+ *   name: 'audit-export',
+ *   publicPaths: [],
+ *   register(app, context) {
+ *     app.get('/export/audit', async () => context.audit.list({ limit: 100 }));
+ *   },
+ * };
+ */
+export interface GatewayChannel {
+  /** Names the channel in the gateway's start-up line and errors, e.g. `rest`, `chat`, `slack`. */
+  name?: string;
+  /** Paths that skip bearer-token authentication because the channel verifies them itself. */
   publicPaths: string[];
-  /** Adds the routes; called after the core routes. */
+  /** Adds the routes; `context` is what every channel shares (client, decisions, audit, people, limits). */
   register(app: FastifyInstance, context: GatewayContext): void | Promise<void>;
 }
+
+/** The older name of {@link GatewayChannel}. */
+export type GatewayExtension = GatewayChannel;
 
 /** Default body limit: a decision is a few hundred bytes, a turn's start a conversation. */
 export const defaultBodyLimitBytes = 64 * 1024;

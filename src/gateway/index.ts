@@ -25,8 +25,15 @@ export {
   type ApproverTokenEntry,
 } from './auth/approver-tokens';
 export { createGateway } from './create-gateway';
+export { gatewayChannelsFromEnvironment } from './gateway-channels-from-environment';
+export { restChannel } from './routes/rest-channel';
+export { chatChannel, chatSettingsFromEnvironment, type ChatChannelOptions } from './chat';
+export { inboxChannel, inboxOptionsFromEnvironment, type InboxExtensionOptions } from './inbox';
+export { slackChannel, slackSettingsFromEnvironment, type SlackExtensionOptions } from './slack';
+export { emailChannel, emailExtensionFromEnvironment, type EmailExtensionOptions } from './email';
 export {
   defaultBodyLimitBytes,
+  type GatewayChannel,
   type GatewayExtension,
   type GatewayOptions,
   type GatewayRateLimit,

@@ -1,9 +1,9 @@
-import { TollgateClient } from '../client';
+import { describeTaskQueues, temporalSettingsFromEnvironment, TollgateClient } from '../client';
 import { preflightOrExit } from '../client/temporal-preflight';
 import { sharedRecordsFromEnvironment } from '../store/shared-records';
 import { createGateway } from './create-gateway';
 import { DecisionAudit } from './decisions/decision-audit';
-import { gatewayExtensionsFromEnvironment } from './gateway-extensions-from-environment';
+import { gatewayChannelsFromEnvironment } from './gateway-channels-from-environment';
 import { gatewaySettingsFromEnvironment } from './gateway-settings';
 
 // `npm run gateway`: the REST approval gateway. Settings come from the environment (see
@@ -12,7 +12,8 @@ async function main(): Promise<void> {
   // Settings first: a gateway with no tokens stops here, before it connects to anything.
   const settings = gatewaySettingsFromEnvironment();
   await preflightOrExit();
-  const tollgate = await TollgateClient.connect();
+  const tollgate = await TollgateClient.connect(temporalSettingsFromEnvironment());
+  const channels = gatewayChannelsFromEnvironment(settings.tokens);
   try {
     const gateway = await createGateway({
       tollgate,
@@ -24,7 +25,7 @@ async function main(): Promise<void> {
       rateLimit: settings.rateLimit,
       bodyLimitBytes: settings.bodyLimitBytes,
       logger: { level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers.authorization'] },
-      extensions: gatewayExtensionsFromEnvironment(),
+      channels,
     });
     const stopped = new Promise<void>((resolve) => {
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());
@@ -32,7 +33,7 @@ async function main(): Promise<void> {
     await gateway.listen({ port: settings.port, host: settings.host });
     console.log(
       `Tollgate gateway on http://${settings.host}:${settings.port} (${settings.tokens.size} token(s), ` +
-        `task queue ${tollgate.taskQueue}, decisions ${settings.signingKey ? `signed with key "${settings.signingKey.keyId}"` : 'unsigned'}); ` +
+        `${describeTaskQueues(tollgate.taskQueues)}, channels ${channels.map((channel) => channel.name ?? 'unnamed').join(', ')}, decisions ${settings.signingKey ? `signed with key "${settings.signingKey.keyId}"` : 'unsigned'}); ` +
         'API description at /openapi.json',
     );
     await stopped;

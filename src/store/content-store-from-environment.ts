@@ -88,6 +88,14 @@ export function storeUrlFromEnvironment(environment: NodeJS.ProcessEnv = process
 }
 
 /**
+ * The store a worker and a client use when they are given none: the folder `.tollgate/store` under the working
+ * directory, the embedded default for one machine.
+ */
+export function defaultContentStore(): ContentStore {
+  return namedContentStoreFromEnvironment({}).store;
+}
+
+/**
  * The store the environment names: `TOLLGATE_STORE_URL`; else `TOLLGATE_STORE_DIR` (a folder, kept for existing set-ups);
  * else the folder `store` in `TOLLGATE_STATE_DIR` (default `.tollgate`), the embedded default for one machine.
  */

@@ -1,6 +1,7 @@
 export { ContentNotFoundError, isContentRef, type ContentStore } from './content-store';
 export {
   contentStoreFromEnvironment,
+  defaultContentStore,
   contentStoreFromUrl,
   namedContentStoreFromEnvironment,
   type NamedContentStore,

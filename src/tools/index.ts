@@ -1,3 +1,4 @@
+export { isAiSdkToolSet, toolsFromAiSdk, type AiSdkTool, type AiSdkToolSet } from './ai-sdk-tools';
 export { defineTool, type Tool, type ToolDefinition, type ToolExecutionContext } from './define-tool';
 export {
   approvalRequirementOf,

@@ -182,8 +182,10 @@ describe('docker-compose.yml', () => {
     for (const name of ['worker', 'gateway']) {
       const service = services[name];
       expect(service?.build).toEqual({ context: '.', target: 'runtime' });
-      const entryPoint = (service?.command as string[]).find((part) => part.endsWith('.ts'));
-      expect(entryPoint && existsSync(path.join(repository, entryPoint))).toBe(true);
+      // The image runs the compiled code: dist/x.js is built from src/x.ts.
+      const entryPoint = (service?.command as string[]).find((part) => part.startsWith('dist/'));
+      const source = entryPoint?.replace(/^dist\//, 'src/').replace(/\.js$/, '.ts');
+      expect(source && existsSync(path.join(repository, source))).toBe(true);
     }
   });
 
@@ -231,6 +233,7 @@ describe('Dockerfile', () => {
   const dockerfile = read('Dockerfile');
   const packageJson = JSON.parse(read('package.json')) as {
     dependencies: Record<string, string>;
+    peerDependencies: Record<string, string>;
     devDependencies: Record<string, string>;
   };
 
@@ -242,8 +245,17 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^USER node$/m);
   });
 
-  it('has every package the source imports among the production dependencies (tsx included)', () => {
-    expect(packageJson.dependencies).toHaveProperty('tsx');
+  it('builds dist/ in a stage of its own and runs it, with no TypeScript runner in the image', () => {
+    expect(dockerfile).toMatch(/^FROM \$\{NODE_IMAGE\} AS build$/m);
+    expect(dockerfile).toMatch(/^RUN npm run build$/m);
+    expect(dockerfile).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
+    expect(dockerfile).toMatch(/^CMD \["node", "dist\/worker\.js"\]$/m);
+    expect(packageJson.dependencies).not.toHaveProperty('tsx');
+  });
+
+  it('has every package the source imports among the production or peer dependencies', () => {
+    // npm installs peer dependencies with the others (`npm ci --omit=dev` keeps them).
+    const production = { ...packageJson.dependencies, ...packageJson.peerDependencies };
     const builtins = new Set(builtinModules);
     const missing = new Set<string>();
     // The example chat page is built and served by `npm run dev` only, never in the image.
@@ -253,7 +265,7 @@ describe('Dockerfile', () => {
         const specifier = match[1]!;
         const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
         if (builtins.has(name.replace(/^node:/, ''))) continue;
-        if (!packageJson.dependencies[name]) missing.add(`${name} (imported by ${file})`);
+        if (!production[name]) missing.add(`${name} (imported by ${file})`);
       }
     }
     expect([...missing]).toEqual([]);

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { TollgateClient } from '../../src/client';
+import { temporalSettingsFromEnvironment, TollgateClient } from '../../src/client';
 import type { AgentTurnResult } from '../../src/protocol';
 import { freeDevPorts, startDev, stopDev, type DevPorts, type DevProcess } from '../support/dev-stack';
 import { waitForPending } from '../support/test-environment';
@@ -32,7 +32,7 @@ describe('npm run dev', () => {
     expect(running.output()).toContain(`TEMPORAL_ADDRESS=127.0.0.1:${ports.temporal} npx tollgate run`);
     expect(running.output()).toContain(`http://127.0.0.1:${ports.ui}`);
     process.env.TEMPORAL_ADDRESS = `127.0.0.1:${ports.temporal}`;
-    tollgate = await TollgateClient.connect();
+    tollgate = await TollgateClient.connect(temporalSettingsFromEnvironment());
 
     const first = await tollgate.startTurn({
       messages: [{ role: 'user', content: 'write hello to notes.txt and run rm -rf /tmp/nothing-here' }],
@@ -90,7 +90,7 @@ describe('npm run dev', () => {
     tollgate = undefined;
     await stopDev(running);
     running = await startDev(dev());
-    tollgate = await TollgateClient.connect();
+    tollgate = await TollgateClient.connect(temporalSettingsFromEnvironment());
     expect((await tollgate.pending({ workflowId: second.workflowId })).map((approval) => approval.approvalId)).toEqual([
       waiting!.approvalId,
     ]);

@@ -32,7 +32,11 @@ function isExcerptOf(sample: string[], source: string[]): boolean {
 }
 
 const pages = [path.join(root, 'README.md'), ...filesUnder(path.join(root, 'docs'), ['.md'])];
-const examples = filesUnder(path.join(root, 'docs/examples'), ['.ts', '.tsx']).map((file) => ({
+// docs/examples holds the pages' samples; examples/embed is the application "Use Tollgate in your project" walks through.
+const examples = [
+  ...filesUnder(path.join(root, 'docs/examples'), ['.ts', '.tsx']),
+  ...filesUnder(path.join(root, 'examples/embed/src'), ['.ts']),
+].map((file) => ({
   file,
   lines: codeLines(readFileSync(file, 'utf8')),
 }));
@@ -48,13 +52,17 @@ describe('the TypeScript samples of README.md and docs/', () => {
     expect(samples.length).toBeGreaterThanOrEqual(8);
   });
 
-  // docs/examples is in tsconfig.json's `include`, so `npm run typecheck` checks every example file.
+  // docs/examples and examples/embed/src are in tsconfig.json's `include`, so `npm run typecheck` checks every example
+  // file (`tollgate` is mapped to src/ there); test/package/consumer.test.ts type-checks examples/embed again as a user
+  // would, against the packed package.
   it.each(samples.map((sample, index) => [`${sample.page} #${index + 1}`, sample] as const))(
     '%s is an excerpt of a type-checked example under docs/examples',
     (_name, sample) => {
       const found = examples.find((example) => isExcerptOf(sample.lines, example.lines));
       if (!found)
-        throw new Error(`No file under docs/examples holds this sample in order:\n${sample.lines.join('\n')}`);
+        throw new Error(
+          `No file under docs/examples or examples/embed holds this sample in order:\n${sample.lines.join('\n')}`,
+        );
     },
   );
 });

@@ -3,7 +3,7 @@
 import { NativeConnection } from '@temporalio/worker';
 import { appendFileSync } from 'node:fs';
 import { mcpServersFromEnvironment } from '../../src/tools/mcp';
-import { createTollgateWorker } from '../../src/worker';
+import { createTollgateWorker, workerSettingsFromEnvironment } from '../../src/worker';
 import { createTestTools } from './test-tools';
 
 function required(name: string): string {
@@ -21,6 +21,8 @@ async function main(): Promise<void> {
       connection,
       taskQueue: required('TOLLGATE_TEST_TASK_QUEUE'),
       tools,
+      // The policy, store and approval secret a test gives the process in its environment.
+      ...workerSettingsFromEnvironment(),
       // MCP servers a test names in TOLLGATE_MCP_SERVERS; none otherwise.
       mcpServers: mcpServersFromEnvironment(),
       model: { baseURL: required('TOLLGATE_TEST_MODEL_URL'), apiKey: 'test', model: 'tollgate-scripted' },

@@ -1,8 +1,8 @@
 // The README's and docs/public-contract.md's client sample, type-checked here (test/docs/code-samples.test.ts).
-import { TollgateClient } from '../../../src/client';
+import { temporalSettingsFromEnvironment, TollgateClient } from 'tollgate';
 
 export async function startAndApprove(): Promise<void> {
-  const tollgate = await TollgateClient.connect(); // reads TEMPORAL_ADDRESS, TEMPORAL_NAMESPACE, ...
+  const tollgate = await TollgateClient.connect(temporalSettingsFromEnvironment()); // TEMPORAL_ADDRESS, ...
   const handle = await tollgate.startTurn({ messages: [{ role: 'user', content: 'run ls' }] });
   for (const approval of await tollgate.pending({ workflowId: handle.workflowId })) {
     await tollgate.decide(approval.approvalId, { approved: true, approver: 'ana' });

@@ -1,6 +1,6 @@
 // docs/approvals-and-tools.md's tool, type-checked here (test/docs/code-samples.test.ts).
 import { z } from 'zod';
-import { defineTool } from '../../../src/tools';
+import { defineTool } from 'tollgate';
 
 export const transfer = defineTool({
   name: 'transfer',

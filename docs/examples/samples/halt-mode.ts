@@ -1,6 +1,5 @@
 // docs/conversations.md's halt-mode sample, type-checked here (test/docs/code-samples.test.ts).
-import type { TollgateClient } from '../../../src/client';
-import type { ModelMessage } from '../../../src/protocol';
+import type { ModelMessage, TollgateClient } from 'tollgate';
 
 export async function approveEverythingOnce(tollgate: TollgateClient, history: ModelMessage[]) {
   const first = await (await tollgate.startTurn({ messages: history, approvalWait: 'halt' })).result();

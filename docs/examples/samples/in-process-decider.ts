@@ -1,5 +1,5 @@
 // docs/approvals-and-tools.md's in-process decider, type-checked here (test/docs/code-samples.test.ts).
-import { createTollgateWorker, type TollgateWorkerOptions } from '../../../src/worker';
+import { createTollgateWorker, type TollgateWorkerOptions } from 'tollgate';
 
 export async function workerWithDecider(options: TollgateWorkerOptions) {
   const worker = await createTollgateWorker({

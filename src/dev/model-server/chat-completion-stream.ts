@@ -59,12 +59,29 @@ export function serverSentEvents(chunks: ReadonlyArray<Record<string, unknown>>)
   return [...chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\n\n`), 'data: [DONE]\n\n'];
 }
 
+/**
+ * Most chunks one text or one call's arguments is streamed in. A real model's deltas are a few characters each, but a
+ * test that scripts megabytes would otherwise make hundreds of thousands of events, and the worker beside the server
+ * would spend minutes of a busy machine's CPU parsing them (the oversized-payload tests stalled that way): past this
+ * many, the pieces grow instead.
+ */
+export const maxStreamPieces = 1_000;
+
+/** The text a word at a time (a word with the spaces after it); longer texts in at most {@link maxStreamPieces}. */
 export function splitIntoWords(text: string): string[] {
-  return text.match(/\S+\s*|\s+/g) ?? [];
+  const words = text.match(/\S+\s*|\s+/g) ?? [];
+  if (words.length <= maxStreamPieces) return words;
+  const perPiece = Math.ceil(words.length / maxStreamPieces);
+  const pieces: string[] = [];
+  for (let start = 0; start < words.length; start += perPiece)
+    pieces.push(words.slice(start, start + perPiece).join(''));
+  return pieces;
 }
 
+/** The text in pieces of `length` characters, longer ones when that would make more than {@link maxStreamPieces}. */
 export function splitIntoPieces(text: string, length: number): string[] {
+  const size = Math.max(length, Math.ceil(text.length / maxStreamPieces));
   const pieces: string[] = [];
-  for (let start = 0; start < text.length; start += length) pieces.push(text.slice(start, start + length));
+  for (let start = 0; start < text.length; start += size) pieces.push(text.slice(start, start + size));
   return pieces;
 }

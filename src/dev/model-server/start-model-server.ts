@@ -317,7 +317,8 @@ class ScriptedModelServer implements ModelServer {
     for (const [index, event] of events.entries()) {
       if (response.destroyed) return;
       if (delayMs > 0 && index > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
-      response.write(event);
+      // A slow reader (a busy worker) is waited for rather than buffered for: the stream's memory stays bounded.
+      if (!response.write(event)) await drainedOrClosed(response);
     }
     response.end();
   }
@@ -351,4 +352,17 @@ function urlHost(host: string): string {
   if (host === '0.0.0.0') return '127.0.0.1';
   if (host === '::') return '[::1]';
   return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Resolves when the response can take more, or when its client has gone. */
+function drainedOrClosed(response: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      response.off('drain', done);
+      response.off('close', done);
+      resolve();
+    };
+    response.on('drain', done);
+    response.on('close', done);
+  });
 }

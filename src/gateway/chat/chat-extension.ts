@@ -2,11 +2,10 @@ import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApproverTokens } from '../auth/approver-tokens';
-import type { GatewayExtension, GatewayOptions } from '../gateway-options';
+import type { GatewayExtension } from '../gateway-options';
 import type { GatewayContext } from '../gateway-context';
 import { verifyBearerToken } from '../auth/verify-bearer-token';
 import { createChatHandler, type ChatHandlerOptions, type ChatHttpRequest } from './chat-handler';
-import { chatSettingsFromEnvironment } from './chat-settings';
 import { checkCors } from './chat-cors';
 import { chatMessageLimits, formatBytes } from './chat-message-limits';
 import { GatewayError } from '../http/gateway-error';
@@ -31,7 +30,8 @@ export interface ChatExtensionOptions extends Pick<
   bodyLimitBytes?: number;
 }
 
-const chatExtensionMarker = Symbol.for('tollgate.chatExtension');
+/** The options of {@link chatChannel}. */
+export type ChatChannelOptions = ChatExtensionOptions;
 
 /**
  * The `useChat` routes as a gateway extension: `POST /api/chat`, `GET /api/chat/:id/stream`,
@@ -39,9 +39,9 @@ const chatExtensionMarker = Symbol.for('tollgate.chatExtension');
  * preflights. They check the bearer token themselves (the same {@link verifyBearerToken}), because a browser's
  * preflight carries none and must still be answered.
  */
-export function chatExtension(options: ChatExtensionOptions): GatewayExtension {
+export function chatChannel(options: ChatExtensionOptions): GatewayExtension {
   return {
-    [chatExtensionMarker]: true,
+    name: 'chat',
     publicPaths: [chatPaths.chat, chatPaths.resume, chatPaths.messages],
     register(app: FastifyInstance, context: GatewayContext) {
       const handler = createChatHandler({
@@ -93,19 +93,6 @@ export function chatExtension(options: ChatExtensionOptions): GatewayExtension {
   } as GatewayExtension;
 }
 
-/**
- * Adds the chat routes, configured from the environment (see {@link chatSettingsFromEnvironment}), to a gateway's
- * options unless they already carry a chat extension of their own.
- */
-export function withChatRoutes(options: GatewayOptions): GatewayOptions {
-  const extensions = options.extensions ?? [];
-  if (extensions.some((extension) => chatExtensionMarker in extension)) return options;
-  return {
-    ...options,
-    extensions: [...extensions, chatExtension({ tokens: options.tokens, ...chatSettingsFromEnvironment() })],
-  };
-}
-
 function toChatRequest(request: FastifyRequest, reply: FastifyReply): ChatHttpRequest {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
@@ -125,3 +112,6 @@ async function send(reply: FastifyReply, response: Response): Promise<FastifyRep
   if (response.body === null) return reply.send();
   return reply.send(Readable.fromWeb(response.body as NodeReadableStream));
 }
+
+/** The older name of {@link chatChannel}. */
+export const chatExtension = chatChannel;

@@ -1,5 +1,11 @@
 export { checkCors, preflightHeaders, type CorsCheck } from './chat-cors';
-export { chatExtension, chatPaths, withChatRoutes, type ChatExtensionOptions } from './chat-extension';
+export {
+  chatChannel,
+  chatExtension,
+  chatPaths,
+  type ChatChannelOptions,
+  type ChatExtensionOptions,
+} from './chat-extension';
 export {
   createChatHandler,
   type ChatCaller,

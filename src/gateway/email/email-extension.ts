@@ -72,6 +72,7 @@ export function emailExtension(options: EmailExtensionOptions): GatewayExtension
   const usedTokens = options.usedTokens ?? new LocalUsedTokenStore();
   const publicOrigin = options.publicUrl ? new URL(options.publicUrl).origin : undefined;
   return {
+    name: 'email',
     publicPaths: [emailDecisionRoute],
     async register(app, context) {
       const log = app.log;
@@ -305,3 +306,6 @@ async function recordRefusal(
 function capitalise(text: string): string {
   return `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
 }
+
+/** The email channel: the decision pages that signed links in approval mails open. */
+export const emailChannel = emailExtension;

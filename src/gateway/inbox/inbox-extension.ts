@@ -134,6 +134,7 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
 
   const extension = {
     [inboxExtensionMarker]: true,
+    name: 'inbox',
     publicPaths: [
       inboxPaths.page,
       inboxAssetPaths.script,
@@ -533,3 +534,6 @@ function notAllowedPage() {
 function foreignFormPage() {
   return inboxMessagePage(403, 'Refused', 'The form was posted from another site; open the inbox and try there.');
 }
+
+/** The approver inbox: sign-in by mail, the list of what waits for a person, decisions from the page. */
+export const inboxChannel = inboxExtension;

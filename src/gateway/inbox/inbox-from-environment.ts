@@ -4,8 +4,7 @@ import {
   smtpTransportFromEnvironment,
 } from '../../notifications/email/email-notifier-from-environment';
 import { usedTokenStoreFromEnvironment } from '../email/email-extension-from-environment';
-import type { GatewayOptions } from '../gateway-options';
-import { inboxExtension, isInboxExtension, type InboxExtensionOptions } from './inbox-extension';
+import type { InboxExtensionOptions } from './inbox-extension';
 import { minimumInboxKeyLength } from './signed-inbox-value';
 import { parseTrustedProxies } from './trusted-proxies';
 
@@ -60,13 +59,4 @@ export function sessionKeysFromEnvironment(environment: NodeJS.ProcessEnv = proc
   if (keys.length > 0) return keys;
   const [linkSecret] = emailLinkSecretsFromEnvironment(environment);
   return linkSecret ? [createHmac('sha256', linkSecret).update('tollgate-inbox-session-key').digest('base64url')] : [];
-}
-
-/** Adds the inbox, configured from the environment, to a gateway's options unless they carry one already. */
-export function withInboxRoutes(options: GatewayOptions, environment: NodeJS.ProcessEnv = process.env): GatewayOptions {
-  const extensions = options.extensions ?? [];
-  if (extensions.some(isInboxExtension)) return options;
-  const inbox = inboxOptionsFromEnvironment(options.tokens, environment);
-  if (!inbox) return options;
-  return { ...options, extensions: [...extensions, inboxExtension(inbox)] };
 }

@@ -1,4 +1,5 @@
 export {
+  inboxChannel,
   inboxExtension,
   inboxPaths,
   isInboxExtension,
@@ -6,7 +7,7 @@ export {
   type InboxExtensionOptions,
   type InboxMailer,
 } from './inbox-extension';
-export { inboxOptionsFromEnvironment, sessionKeysFromEnvironment, withInboxRoutes } from './inbox-from-environment';
+export { inboxOptionsFromEnvironment, sessionKeysFromEnvironment } from './inbox-from-environment';
 export { inboxPersonOf, type InboxPerson } from './inbox-person';
 export {
   issueInboxValue,

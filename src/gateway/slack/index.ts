@@ -1,5 +1,5 @@
 export { deliverSlackDecision, type SlackDelivery, type SlackDeliveryRetry } from './deliver-slack-decision';
-export { slackExtension, slackInteractivityPath, type SlackExtensionOptions } from './slack-extension';
+export { slackChannel, slackExtension, slackInteractivityPath, type SlackExtensionOptions } from './slack-extension';
 export { parseSlackInteraction, type SlackDecisionClick, type SlackInteraction } from './slack-interaction';
 export { slackSettingsFromEnvironment, type SlackSettings } from './slack-settings';
 export {

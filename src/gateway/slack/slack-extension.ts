@@ -51,6 +51,7 @@ export function slackExtension(options: SlackExtensionOptions): GatewayExtension
   const signingSecrets = options.signingSecrets.filter((secret) => secret.length > 0);
   if (signingSecrets.length === 0) throw new TypeError('slackExtension needs at least one signing secret.');
   return {
+    name: 'slack',
     publicPaths: [slackInteractivityPath],
     async register(app, context) {
       const closing = new AbortController();
@@ -247,3 +248,6 @@ function headerOf(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' ? value : undefined;
 }
+
+/** The Slack channel: the interactivity endpoint that takes Approve/Deny clicks, verified by Slack's signature. */
+export const slackChannel = slackExtension;

@@ -47,7 +47,7 @@ export async function listPendingApprovals(
   const maxTurns = limits.maxTurns ?? 500;
   const workflowIds = new Set<string>();
   if (filter.workflowId) workflowIds.add(filter.workflowId);
-  const query = turnsWithPendingApprovalsQuery(tollgate.taskQueue);
+  const query = turnsWithPendingApprovalsQuery(tollgate.taskQueues);
   await withReadDeadline(tollgate, perTurnTimeoutMs * 3, async () => {
     for await (const execution of tollgate.client.workflow.list({ query, pageSize: 100 })) {
       if (filter.workflowId && !execution.workflowId.startsWith(filter.workflowId)) continue;

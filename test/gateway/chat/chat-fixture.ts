@@ -11,7 +11,7 @@ import type { TollgateClient } from '../../../src/client';
 import type { ConversationInput } from '../../../src/protocol';
 import type { ModelServer } from '../../../src/dev/model-server';
 import type { OperatorPolicy } from '../../../src/policy';
-import { chatExtension } from '../../../src/gateway/chat';
+import { chatChannel } from '../../../src/gateway/chat';
 import { createTestEnvironment } from '../../support/test-environment';
 import { createTestTools, type ToolRun } from '../../support/test-tools';
 import { startGateway, testTokenGrants, testTokens, type RunningGateway } from '../gateway-fixture';
@@ -49,7 +49,7 @@ export async function startChatStack(
   });
   const gateway = await startGateway(environment.tollgate, {
     extensions: [
-      chatExtension({
+      chatChannel({
         tokens: testTokenGrants(),
         allowedOrigins: [allowedOrigin, ...(options.allowedOrigins ?? [])],
         timing: { pollIntervalMs: 100 },
