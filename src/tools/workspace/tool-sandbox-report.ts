@@ -30,7 +30,14 @@ export function describeToolSandbox(tools: readonly Tool[]): string | undefined 
   if (sandbox === undefined) return undefined;
   switch (sandbox.type) {
     case 'bubblewrap':
-      return `bash runs in a bubblewrap sandbox (${sandbox.executable}), ${sandbox.network ? 'with the network' : 'with no network'}`;
+      return (
+        `bash runs in a bubblewrap sandbox (${sandbox.executable}), ` +
+        (sandbox.outbound
+          ? `with outbound network only, through ${sandbox.outbound.slirp4netns}: never this machine, private ranges` +
+            `${sandbox.outbound.allow.length > 0 ? ` (but ${sandbox.outbound.allow.join(', ')})` : ''}` +
+            `, Temporal or the gateway`
+          : 'with no network')
+      );
     case 'unavailable':
       return `${sandbox.reason}; install bubblewrap to offer it (docs/tool-sandbox.md)`;
     case 'none':
