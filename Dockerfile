@@ -19,8 +19,10 @@ ENV NODE_ENV=production
 # bubblewrap confines the bash tool: its own user, process and mount namespaces, only the workspace writable, so an
 # approved command never reads the worker's environment or memory (docs/tool-sandbox.md). bwrap needs user
 # namespaces, which Docker's default seccomp profile and /proc masks forbid: compose's worker lifts them.
+# With the tool network on, commands get a network namespace of their own whose only way out is slirp4netns (outbound,
+# never this container, Temporal or the gateway): it needs iproute2 for its routes and /dev/net/tun (compose gives it).
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends bubblewrap \
+  && apt-get install -y --no-install-recommends bubblewrap slirp4netns iproute2 \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules

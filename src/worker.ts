@@ -6,10 +6,16 @@ import {
   type ToolApprovalPolicy,
 } from './activities';
 import { temporalSettingsFromEnvironment } from './client/temporal-settings';
-import { preflightOrExit } from './client/temporal-preflight';
-import { operatorPolicyFromEnvironment, type OperatorPolicy } from './policy';
+import { isTemporalPreflightError, preflightOrExit } from './client/temporal-preflight';
+import {
+  acceptUnsignedDecisionsFromEnvironment,
+  decisionSigningOf,
+  operatorPolicyFromEnvironment,
+  type OperatorPolicy,
+} from './policy';
 import type { TurnActivityLimits } from './protocol';
 import { contentStoreFromEnvironment, namedContentStoreFromEnvironment, type ContentStore } from './store';
+import { checkWorkerStartup } from './startup/worker-startup-checks';
 import { createWorkspaceTools, describeToolSandbox, refuseUnsandboxedToolsWithSecrets } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
 import { notifiersFromEnvironment } from './notifications/notifiers-from-environment';
@@ -58,6 +64,14 @@ export interface TollgateWorkerOptions {
    * `TOLLGATE_STORE_DIR`, else `store` in `TOLLGATE_STATE_DIR` (`.tollgate`).
    */
   store?: ContentStore;
+  /**
+   * Count decisions that carry no signature from a trusted key (the gateway's). Default: `TOLLGATE_ACCEPT_UNSIGNED_DECISIONS`
+   * (`true`), else no: a worker whose policy trusts no key refuses to start, since anyone who can signal its namespace
+   * could then approve any waiting call (docs/trust-model.md).
+   */
+  acceptUnsignedDecisions?: boolean;
+  /** Where the worker's connection goes, named in start-up messages (`npm run worker` passes `TEMPORAL_ADDRESS`). */
+  temporalAddress?: string;
   /** Secret that signs approval requests in the AI SDK's format. Default: `TOLLGATE_APPROVAL_SECRET`. */
   approvalSecret?: string;
   /** Timeouts and attempts for the turn's model steps, tool runs and notices, where Tollgate's defaults do not fit. */
@@ -72,9 +86,12 @@ export interface TollgateWorkerOptions {
 }
 
 /**
- * Creates a worker that runs `agentTurn` workflows and the activities for `tools`. It refuses to start when the
- * workspace `bash` runs unsandboxed (`sandbox: 'none'`) while the worker holds the approval secret or a model API
- * key, which such a command could read from the worker's memory (docs/tool-sandbox.md).
+ * Creates a worker that runs `agentTurn` workflows and the activities for `tools`, after the start-up checks of
+ * `npm run worker` (`checkWorkerStartup`): it refuses to start when decisions would go unsigned without
+ * `acceptUnsignedDecisions`, when a folder content store is inside or above the tools' workspace, when the namespace
+ * lacks a search attribute it cannot register, and when the workspace `bash` runs unsandboxed (`sandbox: 'none'`)
+ * while the worker holds the approval secret or a model API key, which such a command could read from the worker's
+ * memory (docs/tool-sandbox.md), or counts unsigned decisions.
  *
  * @example
  * const worker = await createTollgateWorker({ connection, taskQueue: 'tollgate', tools, model });
@@ -88,6 +105,17 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
     // 'tollgate-scripted' is the placeholder modelSettingsFromEnvironment uses when no key is set.
     ...(options.model.apiKey && options.model.apiKey !== 'tollgate-scripted' ? ['the model API key'] : []),
   ]);
+  const store = options.store ?? contentStoreFromEnvironment();
+  await checkWorkerStartup({
+    connection: options.connection,
+    namespace: options.namespace ?? 'default',
+    taskQueue: options.taskQueue,
+    ...(options.temporalAddress !== undefined && { address: options.temporalAddress }),
+    tools: options.tools,
+    policy,
+    acceptUnsignedDecisions: options.acceptUnsignedDecisions ?? acceptUnsignedDecisionsFromEnvironment(),
+    store: { store, setting: options.store ? 'the store given to createTollgateWorker' : storeSetting() },
+  });
   const bundling = tollgateWorkflowBundleOptions();
   const ownsMcp = options.mcpServers !== undefined && !isMcpToolSource(options.mcpServers);
   const mcp =
@@ -101,7 +129,7 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
     const registry = new ToolRegistry([...options.tools, ...(mcp?.tools ?? [])]);
     // Servers that answer after start-up bring their tools to this worker too.
     mcp?.attach(registry);
-    worker = await createWorker(options, policy, approvalSecret, bundling, registry);
+    worker = await createWorker({ ...options, store }, policy, approvalSecret, bundling, registry);
   } catch (error) {
     if (ownsMcp) await mcp?.close();
     throw error;
@@ -118,6 +146,13 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
     };
   }
   return worker;
+}
+
+/** The variable that named the content store, for start-up messages. */
+function storeSetting(environment: NodeJS.ProcessEnv = process.env): string {
+  if (environment.TOLLGATE_STORE_URL?.trim()) return 'TOLLGATE_STORE_URL';
+  if (environment.TOLLGATE_STORE_DIR?.trim()) return 'TOLLGATE_STORE_DIR';
+  return 'the content store (store in TOLLGATE_STATE_DIR, default .tollgate)';
 }
 
 function isMcpToolSource(value: McpServerConfigs | McpToolSource): value is McpToolSource {
@@ -170,6 +205,8 @@ async function main(): Promise<void> {
   const tools = createWorkspaceTools();
   const store = namedContentStoreFromEnvironment();
   const policy = operatorPolicyFromEnvironment();
+  // Before anything connects: unsigned decisions without the operator's explicit word stop the worker here.
+  decisionSigningOf(policy, acceptUnsignedDecisionsFromEnvironment());
   // Servers that do not answer within their connect timeout are logged and left out; a bad list stops the worker.
   const mcp = await connectMcpServers(mcpServersFromEnvironment(), { policy });
   const connection = await NativeConnection.connect(temporal.connectionOptions).catch(async (error: unknown) => {
@@ -181,14 +218,20 @@ async function main(): Promise<void> {
       connection,
       namespace: temporal.namespace,
       taskQueue: temporal.taskQueue,
+      temporalAddress: temporal.connectionOptions.address,
       tools,
       mcpServers: mcp,
       policy,
       model,
-      store: store.store,
+      // The store the environment names (its setting is named in start-up messages), as `store` describes it.
       notifiers: notifiersFromEnvironment(),
+    }).catch((error: unknown) => {
+      if (!isTemporalPreflightError(error)) throw error;
+      console.error(`Tollgate cannot start: ${error.message}`);
+      process.exit(1);
     });
     console.log(`Tollgate worker on task queue "${temporal.taskQueue}" (${temporal.connectionOptions.address}).`);
+    console.log(`Decisions: ${decisionSigningOf(policy, acceptUnsignedDecisionsFromEnvironment()).description}.`);
     console.log(`Content store: ${store.description} (every worker and gateway must name the same one).`);
     console.log(`Tools: ${describeToolSandbox(tools)}.`);
     await worker.run();

@@ -12,3 +12,9 @@ export {
 export { resolveMcpToolRules, type McpToolAnnotations, type ResolvedMcpToolRules } from './resolve-mcp-tool-rules';
 export { resolveApprovalRules, type CallerRules, type ResolvedApprovalRules } from './resolve-approval-rules';
 export { defaultWarnBeforeExpiryMs, resolveExpiryWarning, type ResolvedExpiryWarning } from './resolve-expiry-warning';
+export {
+  acceptUnsignedDecisionsFromEnvironment,
+  acceptUnsignedDecisionsVariable,
+  decisionSigningOf,
+  type DecisionSigning,
+} from './decision-signing';

@@ -77,8 +77,8 @@ export type OperatorPolicy = z.infer<typeof operatorPolicySchema>;
 
 /**
  * The policy the worker's environment names: a JSON file at `TOLLGATE_POLICY_FILE`, with
- * `TOLLGATE_DECISION_PUBLIC_KEYS` (`keyId=key,...`) and `TOLLGATE_ALLOW_AUTO_APPROVE=true` as
- * shortcuts. A file that does not parse stops the worker with the reason.
+ * `TOLLGATE_DECISION_PUBLIC_KEYS` (`keyId=key,...`), `TOLLGATE_DECISION_PUBLIC_KEYS_FILE` (the same, one a line or
+ * comma-separated, as docker compose's key job writes it) and `TOLLGATE_ALLOW_AUTO_APPROVE=true` as shortcuts. A file that does not parse stops the worker with the reason.
  */
 export function operatorPolicyFromEnvironment(environment: NodeJS.ProcessEnv = process.env): OperatorPolicy {
   let policy: OperatorPolicy = {};
@@ -95,11 +95,21 @@ export function operatorPolicyFromEnvironment(environment: NodeJS.ProcessEnv = p
       throw new Error(`TOLLGATE_POLICY_FILE "${file}" is not a valid policy:\n${z.prettifyError(parsed.error)}`);
     policy = parsed.data;
   }
-  const keys = environment.TOLLGATE_DECISION_PUBLIC_KEYS;
-  if (keys) {
+  const keysFile = environment.TOLLGATE_DECISION_PUBLIC_KEYS_FILE?.trim();
+  let fileKeys = '';
+  if (keysFile) {
+    try {
+      fileKeys = readFileSync(keysFile, 'utf8');
+    } catch (error) {
+      throw new Error(`TOLLGATE_DECISION_PUBLIC_KEYS_FILE "${keysFile}" could not be read: ${(error as Error).message}`);
+    }
+    if (fileKeys.trim() === '') throw new Error(`TOLLGATE_DECISION_PUBLIC_KEYS_FILE "${keysFile}" holds no key.`);
+  }
+  const keys = [fileKeys, environment.TOLLGATE_DECISION_PUBLIC_KEYS ?? ''].join(',');
+  if (keys.trim() !== ',') {
     const trustedKeys: Record<string, string> = { ...policy.decisions?.trustedKeys };
     for (const entry of keys
-      .split(',')
+      .split(/[,\n]/)
       .map((item) => item.trim())
       .filter(Boolean)) {
       const [keyId, key] = entry.split('=', 2);

@@ -58,7 +58,7 @@ export function sandboxRoutes(allow: readonly string[], denyAddresses: readonly 
   const denied = new Set([`${slirpGatewayAddress}/32`]);
   for (const entry of denyAddresses) {
     if (net.isIPv4(entry)) denied.add(`${entry}/32`);
-    else if (isIpv4Range(entry)) denied.add(entry);
+    else if (isIpv4Range(entry)) denied.add(checkedRange(entry));
   }
   for (const range of denied) routes.push(`route replace blackhole ${range}`);
   return routes;
@@ -125,11 +125,16 @@ function hostOf(url: string): string {
   }
 }
 
+/** The range, checked, written from its first address (`10.1.2.3/16` is `10.1.0.0/16`), as `ip route` takes it. */
 function checkedRange(range: string, setting = 'network allow'): string {
   if (!isIpv4Range(range)) {
     throw new TypeError(`Workspace tools: ${setting} takes IPv4 ranges such as 10.20.0.0/16, got "${range}".`);
   }
-  return range;
+  const [address, bits] = range.split('/') as [string, string];
+  const value = address.split('.').reduce((sum, part) => sum * 256 + Number(part), 0);
+  const mask = Number(bits) === 0 ? 0 : (0xffffffff << (32 - Number(bits))) >>> 0;
+  const first = (value & mask) >>> 0;
+  return `${[24, 16, 8, 0].map((shift) => (first >>> shift) & 255).join('.')}/${bits}`;
 }
 
 function isIpv4Range(entry: string): boolean {
