@@ -30,7 +30,8 @@ COPY package.json tsconfig.json ./
 COPY bin ./bin
 COPY src ./src
 # Folders the compose volumes mount; a fresh named volume takes this ownership.
-RUN mkdir -p /workspace /store /data && chown node:node /workspace /store /data
+RUN mkdir -p /workspace /store /data /keys/private /keys/public \
+  && chown node:node /workspace /store /data /keys/private /keys/public && chmod 700 /keys/private
 USER node
 # The sandbox is required: a worker that cannot build it stops at start-up with bwrap's reason, never runs bash bare.
 ENV TOLLGATE_WORKSPACE=/workspace TOLLGATE_STORE_DIR=/store TOLLGATE_TOOL_SANDBOX=bubblewrap

@@ -1,6 +1,9 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { PersonDirectory } from '../identity';
+import { acceptUnsignedDecisionsFromEnvironment } from '../policy';
+import { checkGatewayStartup, folderStoreFromEnvironment } from '../startup/gateway-startup-checks';
+import { defaultWorkspaceFolder } from '../tools/workspace/resolve-workspace-root';
 import { ApprovalDecisions } from './decisions/approval-decisions';
 import { registerApprovalRoutes } from './routes/approval-routes';
 import { registerAuditRoutes } from './routes/audit-routes';
@@ -26,7 +29,9 @@ const corePublicPaths = ['/healthz'];
 
 /**
  * Builds the approval gateway: a Fastify app with the REST API, bearer-token auth, strict input,
- * rate limits and RFC 9457 errors. Call `listen` on it; `close` does not close `tollgate`.
+ * rate limits and RFC 9457 errors. Call `listen` on it; `close` does not close `tollgate`. It first runs the
+ * start-up checks of `npm run gateway` (`checkGatewayStartup`): decisions signed (or unsigned by the operator's
+ * explicit word), its records outside the tools' workspace, the namespace's search attributes.
  *
  * @example
  * const tollgate = await TollgateClient.connect();
@@ -40,6 +45,19 @@ export async function createGateway(gatewayOptions: GatewayOptions): Promise<Fas
   const bodyLimitBytes = options.bodyLimitBytes ?? defaultBodyLimitBytes;
   const timeWindow = options.rateLimit?.timeWindowMs ?? 60_000;
   const audit = options.audit ?? new DecisionAudit();
+  await checkGatewayStartup({
+    connection: options.tollgate.client.connection,
+    namespace: options.tollgate.client.options.namespace,
+    taskQueue: options.tollgate.taskQueue,
+    signs: options.signingKey !== undefined,
+    acceptUnsignedDecisions: options.acceptUnsignedDecisions ?? acceptUnsignedDecisionsFromEnvironment(),
+    places: {
+      TOLLGATE_GATEWAY_AUDIT_FILE: audit.places.file,
+      'the shared audit folder': audit.places.sharedFolder,
+      ...folderStoreFromEnvironment(),
+    },
+    workspace: process.env.TOLLGATE_WORKSPACE || defaultWorkspaceFolder,
+  });
   const app = Fastify({
     bodyLimit: bodyLimitBytes,
     logger: options.logger ?? false,

@@ -1,5 +1,5 @@
 import { TollgateClient } from '../client';
-import { preflightOrExit } from '../client/temporal-preflight';
+import { isTemporalPreflightError, preflightOrExit } from '../client/temporal-preflight';
 import { sharedRecordsFromEnvironment } from '../store/shared-records';
 import { createGateway } from './create-gateway';
 import { DecisionAudit } from './decisions/decision-audit';
@@ -25,6 +25,10 @@ async function main(): Promise<void> {
       bodyLimitBytes: settings.bodyLimitBytes,
       logger: { level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers.authorization'] },
       extensions: gatewayExtensionsFromEnvironment(),
+    }).catch((error: unknown) => {
+      if (!isTemporalPreflightError(error)) throw error;
+      console.error(`Tollgate cannot start: ${error.message}`);
+      process.exit(1);
     });
     const stopped = new Promise<void>((resolve) => {
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());

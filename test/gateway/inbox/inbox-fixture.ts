@@ -97,6 +97,8 @@ export async function startInboxGateway(
     people: inboxPeople,
     audit,
     rateLimit: { max: 10_000, decisionMax: 10_000 },
+    // Unsigned, said explicitly, as an operator must.
+    acceptUnsignedDecisions: true,
     extensions: [
       inboxExtension({
         tokens,
