@@ -27,7 +27,11 @@ export interface DecisionKeys {
  * @example
  * makeDecisionKeys({ privateKeyFile: '/keys/private/decision-signing-key.pem', publicKeysFile: '/keys/public/decision-public-keys', keyId: 'gateway' });
  */
-export function makeDecisionKeys(options: { privateKeyFile: string; publicKeysFile: string; keyId: string }): DecisionKeys {
+export function makeDecisionKeys(options: {
+  privateKeyFile: string;
+  publicKeysFile: string;
+  keyId: string;
+}): DecisionKeys {
   if (!/^[A-Za-z0-9._-]{1,100}$/.test(options.keyId)) {
     throw new TypeError('TOLLGATE_DECISION_KEY_ID must be 1 to 100 of letters, digits, "._-".');
   }
@@ -51,7 +55,9 @@ export function makeDecisionKeys(options: { privateKeyFile: string; publicKeysFi
   try {
     publicKey = decisionPublicKeyOf(parseDecisionPrivateKey(pem));
   } catch (error) {
-    throw new Error(`${options.privateKeyFile}: ${(error as Error).message} It is left as it is; remove it to make a new pair.`);
+    throw new Error(
+      `${options.privateKeyFile}: ${(error as Error).message} It is left as it is; remove it to make a new pair.`,
+    );
   }
   mkdirSync(path.dirname(options.publicKeysFile), { recursive: true });
   const partial = `${options.publicKeysFile}.${process.pid}.partial`;
@@ -65,7 +71,11 @@ function main(): void {
   if (!privateKeyFile || !publicKeysFile) {
     throw new Error('Usage: make-decision-keys.ts <private key file> <public keys file>');
   }
-  const keys = makeDecisionKeys({ privateKeyFile, publicKeysFile, keyId: process.env.TOLLGATE_DECISION_KEY_ID || 'gateway' });
+  const keys = makeDecisionKeys({
+    privateKeyFile,
+    publicKeysFile,
+    keyId: process.env.TOLLGATE_DECISION_KEY_ID || 'gateway',
+  });
   console.log(
     `Decision signing key "${keys.keyId}" ${keys.made ? 'made' : 'kept'}: private key in ${privateKeyFile} (the ` +
       `gateway's), public key ${keys.publicKey} in ${publicKeysFile} (the workers').`,

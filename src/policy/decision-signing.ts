@@ -48,7 +48,7 @@ export function decisionSigningOf(policy: OperatorPolicy, acceptUnsigned: boolea
     keys.length > 0
       ? 'its policy turns the signature requirement off (decisions.requireSigned: false)'
       : 'it has no decision public key (TOLLGATE_DECISION_PUBLIC_KEYS, TOLLGATE_DECISION_PUBLIC_KEYS_FILE or ' +
-        "decisions.trustedKeys in the policy file)";
+        'decisions.trustedKeys in the policy file)';
   if (!acceptUnsigned) {
     throw new Error(
       `Tollgate worker: ${why}, so it would count unsigned decisions: anyone who can signal this Temporal namespace ` +

@@ -101,7 +101,9 @@ export function operatorPolicyFromEnvironment(environment: NodeJS.ProcessEnv = p
     try {
       fileKeys = readFileSync(keysFile, 'utf8');
     } catch (error) {
-      throw new Error(`TOLLGATE_DECISION_PUBLIC_KEYS_FILE "${keysFile}" could not be read: ${(error as Error).message}`);
+      throw new Error(
+        `TOLLGATE_DECISION_PUBLIC_KEYS_FILE "${keysFile}" could not be read: ${(error as Error).message}`,
+      );
     }
     if (fileKeys.trim() === '') throw new Error(`TOLLGATE_DECISION_PUBLIC_KEYS_FILE "${keysFile}" holds no key.`);
   }

@@ -1,8 +1,4 @@
-import {
-  checkNamespace,
-  type PreflightConnection,
-  type TemporalPreflightOptions,
-} from '../client/temporal-preflight';
+import { checkNamespace, type PreflightConnection, type TemporalPreflightOptions } from '../client/temporal-preflight';
 import { decisionSigningOf, type DecisionSigning, type OperatorPolicy } from '../policy';
 import type { ContentStore } from '../store';
 import { checkKeptFromTools } from '../store/kept-from-tools';

@@ -24,7 +24,7 @@ export function checkKeptFromTools(workspace: string, places: Record<string, str
     if (where === undefined) continue;
     throw new TypeError(
       `${name} (${place}) ${where} the tools' workspace (${root}); keep ${what} where tools cannot reach: ` +
-        "readFile, listDir, glob and grep read the workspace without asking anyone, and approved writes change it. " +
+        'readFile, listDir, glob and grep read the workspace without asking anyone, and approved writes change it. ' +
         'Move one of them (TOLLGATE_WORKSPACE, or the setting named here).',
     );
   }

@@ -5,9 +5,7 @@ const what = "the content store (other people's outputs)";
 
 describe("keeping the store and the gateway's files from the tools", () => {
   it('refuses a store inside the workspace, as TOLLGATE_WORKSPACE=. with the default store would put it', () => {
-    expect(() =>
-      checkKeptFromTools('/srv/repo', { TOLLGATE_STORE_DIR: '/srv/repo/.tollgate/store' }, what),
-    ).toThrow(
+    expect(() => checkKeptFromTools('/srv/repo', { TOLLGATE_STORE_DIR: '/srv/repo/.tollgate/store' }, what)).toThrow(
       "TOLLGATE_STORE_DIR (/srv/repo/.tollgate/store) is inside the tools' workspace (/srv/repo); keep the content " +
         "store (other people's outputs) where tools cannot reach: readFile, listDir, glob and grep read the " +
         'workspace without asking anyone, and approved writes change it. Move one of them (TOLLGATE_WORKSPACE, or the ' +

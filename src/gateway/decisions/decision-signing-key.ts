@@ -83,7 +83,9 @@ export function decisionSigningKeyFromEnvironment(
   try {
     privateKey = parseDecisionPrivateKey(text);
   } catch (error) {
-    throw new TypeError(`${file ? 'TOLLGATE_DECISION_SIGNING_KEY_FILE' : 'TOLLGATE_DECISION_SIGNING_KEY'}: ${(error as Error).message}`);
+    throw new TypeError(
+      `${file ? 'TOLLGATE_DECISION_SIGNING_KEY_FILE' : 'TOLLGATE_DECISION_SIGNING_KEY'}: ${(error as Error).message}`,
+    );
   }
   return { keyId, privateKey };
 }

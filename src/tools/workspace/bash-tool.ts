@@ -49,7 +49,10 @@ export function createBashTool(settings: WorkspaceSettings): Tool {
       }
       let launcher: string[] | undefined;
       if (sandbox.type === 'bubblewrap') {
-        const bwrap = [sandbox.executable, ...bubblewrapArguments(sandbox, { root: settings.root, home: environment.home })];
+        const bwrap = [
+          sandbox.executable,
+          ...bubblewrapArguments(sandbox, { root: settings.root, home: environment.home }),
+        ];
         // With the network on, the deciders' names are resolved for each call: an address that moved is denied too.
         launcher = sandbox.outbound
           ? outboundLauncher(sandbox.outbound, await deniedAddresses(sandbox.outbound), bwrap)
