@@ -41,6 +41,11 @@ export type McpToolRules = z.infer<typeof mcpToolRulesSchema>;
 
 /** An operator's rules for one MCP server's tools: for all of them, and per tool by the server's own tool name. */
 export const mcpServerRulesSchema = mcpToolRulesSchema.extend({
+  /**
+   * Believe this server's `readOnlyHint`: a tool it marks read-only runs unasked (and may be retried). Off by default:
+   * an annotation is the server's word, and can only make a tool ask more, never less.
+   */
+  trustReadOnlyHint: z.boolean().optional(),
   /** Rules per tool, by the name the server gives it (`write_file`, not `fs__write_file`). */
   tools: z.record(z.string(), mcpToolRulesSchema).optional(),
 });
