@@ -98,15 +98,12 @@ export function answerOnlyOwnHost(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     const port = (app.server.address() as { port?: number } | null)?.port ?? -1;
     if (isOwnLocalHost(request.headers.host, port)) return;
-    await reply
-      .code(421)
-      .type('application/problem+json')
-      .send({
-        type: 'about:blank',
-        title: 'Misdirected Request',
-        status: 421,
-        detail: 'Unknown Host for this gateway.',
-      });
+    await reply.code(421).type('application/problem+json').send({
+      type: 'about:blank',
+      title: 'Misdirected Request',
+      status: 421,
+      detail: 'Unknown Host for this gateway.',
+    });
   });
 }
 
