@@ -37,12 +37,14 @@ const nodeBuiltins = [
 const workflowSchemaImports = [
   { group: ['zod', 'zod/*'], message: 'No schemas in workflow code: check input at the edge or in an activity.' },
 ];
-const workflowProtocolIndex = ['../protocol', '../protocol/index'].map((name) => ({
-  name,
-  allowTypeImports: true,
-  message:
-    'Import protocol types only here (values from their zod-free modules, e.g. ../protocol/denial-and-error-outputs).',
-}));
+const workflowProtocolIndex = ['../protocol', '../protocol/index', '../../protocol', '../../protocol/index'].map(
+  (name) => ({
+    name,
+    allowTypeImports: true,
+    message:
+      'Import protocol types only here (values from their zod-free modules, e.g. ../../protocol/denial-and-error-outputs).',
+  }),
+);
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tollgate/**', 'coverage/**', 'bin/**', '*.config.js', '*.config.mjs'] },
@@ -97,7 +99,7 @@ export default tseslint.config(
               message: 'No I/O in workflows.',
             },
             {
-              group: ['../activities', '../activities/*'],
+              group: ['../activities', '../activities/*', '../../activities', '../../activities/**'],
               allowTypeImports: true,
               message: 'Import activities as types only; call them through proxyActivities.',
             },
@@ -108,8 +110,21 @@ export default tseslint.config(
     },
   },
   {
+    // A sender's value is never turned into text by its own methods: String() or a template of an object calls
+    // its toString/valueOf, which a JSON payload can name ({"toString": "x"}) and make throw in every task.
+    files: ['src/workflows/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-base-to-string': ['error', { checkUnknown: true }],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true, allowNullish: true, allowAny: false, allowNever: false },
+      ],
+      '@typescript-eslint/restrict-plus-operands': 'error',
+    },
+  },
+  {
     // The lazily loaded schema checks are the only workflow module that builds schemas.
-    files: ['src/workflows/schema-checks.ts'],
+    files: ['src/workflows/guards/schema-checks.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
 );

@@ -6,13 +6,13 @@ import type { ToolResultOutput } from '../protocol';
 import { storeLargeOutput, type ContentStore } from '../store';
 import { ToolRegistry, type Tool } from '../tools';
 import type { TollgateActivities, ToolApprovalPolicy } from './activity-types';
-import { createCallModel, type ModelCall, type ModelConnection } from './call-model';
-import { createCallModelResponses } from './call-model-responses';
+import { createCallModel, type ModelCall, type ModelConnection } from './model/call-model';
+import { createCallModelResponses } from './model/call-model-responses';
 import { awaitTurnOutcome } from './await-turn-outcome';
 import { createNotifyApproval } from './notify-approval';
 import type { ApprovalNotifier } from '../notifications/notification-types';
-import { createToolActivities } from './tool-activities';
-import { createTurnActivities } from './turn-activities';
+import { createToolActivities } from './tools/tool-activities';
+import { createTurnActivities } from './turn/turn-activities';
 import type { TurnActivities } from './turn-activity-types';
 
 /** Where the model is and which one to use. */

@@ -11,6 +11,6 @@ export type {
   ValidateToolOutputInput,
 } from './activity-types';
 export { createActivities, modelSettingsFromEnvironment, type ModelSettingsFromEnvironment } from './create-activities';
-export { classifyModelError } from './model-errors';
-export { renderToolOutput } from './render-tool-output';
-export { toChatMessages } from './to-chat-messages';
+export { classifyModelError } from './model/model-errors';
+export { renderToolOutput } from './model/render-tool-output';
+export { toChatMessages } from './model/to-chat-messages';

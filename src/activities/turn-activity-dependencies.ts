@@ -3,7 +3,7 @@ import type { OperatorPolicy } from '../policy';
 import type { ContentStore } from '../store';
 import type { ToolRegistry } from '../tools';
 import type { ExecuteTool, ToolApprovalPolicy } from './activity-types';
-import type { ModelCall } from './call-model';
+import type { ModelCall } from './model/call-model';
 
 /** What the turn activities share: the tools, the store, the operator's policy, the model and the secrets. */
 export interface TurnActivityDependencies {

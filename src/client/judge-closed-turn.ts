@@ -5,7 +5,7 @@ import type {
   ToolApprovalAuditEntry,
   ToolApprovalDecision,
 } from '../protocol';
-import { ApprovalBook } from '../workflows/approval-book';
+import { ApprovalBook } from '../workflows/approvals/approval-book';
 import { ApprovalDecisionError } from './approval-decision-error';
 
 /** What a closed turn recorded about its approvals: its result, or the last state it answered a query with. */

@@ -18,3 +18,11 @@ export {
   decisionSigningOf,
   type DecisionSigning,
 } from './decision-signing';
+export {
+  askingOf,
+  replayPolicy,
+  type PolicyReplay,
+  type PolicyReplayInput,
+  type ReplayedCall,
+  type ReplayTurn,
+} from './replay-policy';

@@ -1,5 +1,5 @@
 // Without zod on purpose: workflow code imports these, and every module a workflow imports is
-// evaluated again in each workflow's own module scope (see src/workflows/schema-checks.ts).
+// evaluated again in each workflow's own module scope (see src/workflows/guards/schema-checks.ts).
 import type { ToolResultOutput } from './tool-result-output';
 
 /** A denial result that tells the model the call did not run and why. */

@@ -81,7 +81,7 @@ describe('profile summary', () => {
   it('groups a call frame by package, Tollgate folder, Node area or engine entry', () => {
     expect(groupOf('file:///work/main/node_modules/openai/core.js', 'makeRequest')).toBe('openai');
     expect(groupOf('file:///x/node_modules/@temporalio/worker/lib/worker.js', 'run')).toBe('@temporalio/worker');
-    expect(groupOf('file:///work/main/src/activities/model-step.ts', 'runModelStep')).toBe('src/activities');
+    expect(groupOf('file:///work/main/src/activities/turn/model-step.ts', 'runModelStep')).toBe('src/activities');
     expect(groupOf('node:internal/streams/readable', 'read')).toBe('node:internal/streams');
     expect(groupOf('', '(garbage collector)')).toBe('(garbage collector)');
   });

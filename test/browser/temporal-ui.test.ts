@@ -4,7 +4,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { TollgateClient } from '../../src/client';
 import type { PendingToolApproval } from '../../src/protocol';
-import { formatTime } from '../../src/workflows/describe-turn';
+import { formatTime } from '../../src/workflows/visibility/describe-turn';
 import { freeDevPorts, startDev, stopDev, type DevPorts, type DevProcess } from '../support/dev-stack';
 import { findBrowser, headlessBrowserArguments } from '../support/find-browser';
 import { waitFor, waitForPending } from '../support/test-environment';

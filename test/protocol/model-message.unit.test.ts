@@ -1,6 +1,6 @@
 import { modelMessageSchema as aiSdkModelMessageSchema } from 'ai';
 import { agentTurnInputSchema, type ModelMessage } from '../../src/protocol';
-import { turnInputProblem } from '../../src/workflows/check-turn-input';
+import { turnInputProblem } from '../../src/workflows/guards/turn-input-problem';
 
 /** A history whose assistant made a file (an image the model generated), as the AI SDK writes one. */
 const withAssistantFile: ModelMessage[] = [

@@ -1,7 +1,7 @@
 import type { WorkflowExecutionDescription } from '@temporalio/client';
 import { decodeFromPayloadsAtIndex } from '@temporalio/common/lib/internal-non-workflow';
 import type { TollgateClient } from '../../client';
-import { isModelStreamProgress, type ModelStreamProgress } from '../../activities/model-stream-progress';
+import { isModelStreamProgress, type ModelStreamProgress } from '../../activities/model/model-stream-progress';
 import type { AgentTurnResult } from '../../protocol';
 import { agentTurnStateQuery } from '../../workflows/definitions';
 import { FullOutputs } from './full-outputs';

@@ -1,5 +1,5 @@
 import type { AgentTurnState, AgentTurnStatus } from '../../protocol';
-import type { ModelStreamProgress } from '../../activities/model-stream-progress';
+import type { ModelStreamProgress } from '../../activities/model/model-stream-progress';
 
 /** Where a turn is, as the chat sees it: the turn's own statuses, plus not started yet and failed. */
 export type ChatTurnStatus = AgentTurnStatus | 'not-started' | 'failed';

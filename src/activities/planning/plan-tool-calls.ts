@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import {
+  formatApprovalId,
+  type IssuedApproval,
+  type ModelMessage,
+  type PlannedToolCall,
+  type ToolCallPart,
+} from '../../protocol';
+import { resolveApprovalRules, type CallerRules, type OperatorPolicy } from '../../policy';
+import type { Tool, ToolRegistry } from '../../tools';
+import type { InvalidToolCall, ToolApprovalPolicy } from '../activity-types';
+import { inputDigestOf, signToolApproval } from './approval-signature';
+
+/** What planning needs to know about the turn and the worker. */
+export interface PlanningContext {
+  workflowId: string;
+  registry: ToolRegistry;
+  /** Tools this turn offers. */
+  offered: readonly string[];
+  policy: OperatorPolicy;
+  approvalSecret?: string;
+  onToolApproval?: ToolApprovalPolicy;
+  caller?: CallerRules;
+  requester?: string;
+  autoApprove: boolean;
+  batch: 'per-call' | 'all-if-any';
+  /** The messages the model saw, for `needsApproval` functions. */
+  messages: ModelMessage[];
+  /** Sentences for the turn's events. */
+  notes: string[];
+}
+
+/**
+ * Decides the fate of each call of a step: refused (the model reads why), run at once, or held for
+ * a decision under the rules that apply to it. A tool that needs approval never runs without one:
+ * when a rule cannot answer, the call asks.
+ */
+export async function planToolCalls(
+  calls: readonly ToolCallPart[],
+  invalid: readonly InvalidToolCall[],
+  context: PlanningContext,
+): Promise<PlannedToolCall[]> {
+  const unreadable = new Map(invalid.map((entry) => [entry.toolCallId, entry.error]));
+  const offered = new Set(context.offered);
+  const checked = await Promise.all(
+    calls.map(async (call): Promise<{ call: ToolCallPart; tool?: Tool; error?: string; asks?: boolean }> => {
+      const error = unreadable.get(call.toolCallId);
+      if (error !== undefined) return { call, error };
+      const tool = offered.has(call.toolName) ? context.registry.get(call.toolName) : undefined;
+      if (!tool) {
+        return {
+          call,
+          error: `Unknown tool "${call.toolName}". Available tools: ${context.offered.join(', ') || 'none'}.`,
+        };
+      }
+      const parsed = tool.inputSchema.safeParse(call.input);
+      if (!parsed.success) {
+        return { call, error: `Invalid input for tool "${call.toolName}":\n${z.prettifyError(parsed.error)}` };
+      }
+      return { call, tool, asks: await needsApproval(tool, parsed.data, call, context) };
+    }),
+  );
+  const anyAsks = checked.some((entry) => entry.asks === true);
+  const plans: PlannedToolCall[] = [];
+  for (const entry of checked) {
+    const { call, tool } = entry;
+    if (!tool || entry.error !== undefined) {
+      plans.push({ kind: 'reject', call, error: entry.error ?? 'The call could not be checked.' });
+      continue;
+    }
+    const asks = entry.asks === true || (context.batch === 'all-if-any' && anyAsks);
+    if (!asks) {
+      plans.push({ kind: 'run', call, executor: tool.executor });
+    } else if (context.autoApprove) {
+      plans.push({ kind: 'run', call, executor: tool.executor, autoApproved: issueApproval(call, tool, context) });
+    } else {
+      plans.push({ kind: 'ask', call, executor: tool.executor, approval: issueApproval(call, tool, context) });
+    }
+  }
+  await consultPolicy(plans, context);
+  return plans;
+}
+
+async function needsApproval(
+  tool: Tool,
+  input: unknown,
+  call: ToolCallPart,
+  context: PlanningContext,
+): Promise<boolean> {
+  if (context.policy.tools?.[tool.name]?.needsApproval) return true;
+  if (typeof tool.needsApproval !== 'function') return tool.needsApproval;
+  try {
+    return (await tool.needsApproval(input, { toolCallId: call.toolCallId, messages: context.messages })) !== false;
+  } catch (error) {
+    context.notes.push(`needsApproval of ${tool.name} threw (${(error as Error).message}); a person is asked.`);
+    return true;
+  }
+}
+
+/** A new approval request for `call`: its id, its signature and the rules it runs under. */
+export function issueApproval(
+  call: ToolCallPart,
+  tool: Pick<Tool, 'name' | 'approvalRules' | 'approvalTimeoutMs' | 'onExpire'> | undefined,
+  context: Pick<PlanningContext, 'workflowId' | 'policy' | 'approvalSecret' | 'caller' | 'requester' | 'notes'>,
+  approvalId: string = formatApprovalId(context.workflowId, randomBytes(6).toString('hex')),
+): IssuedApproval {
+  const rules = resolveApprovalRules({
+    policy: context.policy,
+    toolName: call.toolName,
+    toolRules: {
+      ...tool?.approvalRules,
+      ...(tool?.approvalTimeoutMs !== undefined && { approvalTimeoutMs: tool.approvalTimeoutMs }),
+      ...(tool?.onExpire !== undefined && { onExpire: tool.onExpire }),
+    },
+    ...(context.caller !== undefined && { caller: context.caller }),
+    ...(context.requester !== undefined && { requester: context.requester }),
+  });
+  for (const sentence of rules.refused) if (!context.notes.includes(sentence)) context.notes.push(sentence);
+  const signed = { approvalId, toolCallId: call.toolCallId, toolName: call.toolName, input: call.input };
+  return {
+    approvalId,
+    ...(context.approvalSecret !== undefined && { signature: signToolApproval(context.approvalSecret, signed) }),
+    inputDigest: inputDigestOf(call.input),
+    ...(rules.rights && { rights: rules.rights }),
+    ...(rules.timeoutMs !== undefined && { timeoutMs: rules.timeoutMs }),
+    onExpire: rules.onExpire,
+    ...(rules.notify.length > 0 && {
+      notices: {
+        notify: rules.notify,
+        ...(rules.remindAfterMs !== undefined && { remindAfterMs: rules.remindAfterMs }),
+        ...(rules.escalateTo && { escalateTo: rules.escalateTo }),
+        ...(rules.warnBeforeExpiryMs !== undefined && { warnBeforeExpiryMs: rules.warnBeforeExpiryMs }),
+      },
+    }),
+  };
+}
+
+/**
+ * Lets the worker's `onToolApproval` policy answer asks before anyone is asked. Booleans mean
+ * approve or deny; anything it cannot say (a throw, nonsense) leaves the call to a person.
+ */
+async function consultPolicy(plans: PlannedToolCall[], context: PlanningContext): Promise<void> {
+  const policy = context.onToolApproval;
+  if (!policy) return;
+  await Promise.all(
+    plans.map(async (plan) => {
+      if (plan.kind !== 'ask') return;
+      let answer: unknown;
+      try {
+        answer = await policy({
+          approvalId: plan.approval.approvalId,
+          toolCallId: plan.call.toolCallId,
+          toolName: plan.call.toolName,
+          input: plan.call.input,
+          workflowId: context.workflowId,
+          ...(context.requester !== undefined && { requester: context.requester }),
+        });
+      } catch (error) {
+        context.notes.push(
+          `onToolApproval threw for ${plan.call.toolName} (${(error as Error).message}); a person is asked.`,
+        );
+        return;
+      }
+      const decided = readPolicyAnswer(answer);
+      if (decided) plan.approval.policy = decided;
+      else if (answer !== 'ask' && (answer as { decision?: unknown })?.decision !== 'ask') {
+        context.notes.push(
+          `onToolApproval answered ${JSON.stringify(answer)} for ${plan.call.toolName}; a person is asked.`,
+        );
+      }
+    }),
+  );
+}
+
+function readPolicyAnswer(answer: unknown): { approved: boolean; reason?: string } | undefined {
+  if (answer === true || answer === 'approve') return { approved: true };
+  if (answer === false || answer === 'deny') return { approved: false };
+  if (typeof answer === 'object' && answer !== null) {
+    const { decision, reason } = answer as { decision?: unknown; reason?: unknown };
+    const approved =
+      decision === 'approve' || decision === true
+        ? true
+        : decision === 'deny' || decision === false
+          ? false
+          : undefined;
+    if (approved === undefined) return undefined;
+    return { approved, ...(typeof reason === 'string' && { reason }) };
+  }
+  return undefined;
+}

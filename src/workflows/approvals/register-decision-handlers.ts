@@ -1,0 +1,134 @@
+import { ApplicationFailure, setHandler } from '@temporalio/workflow';
+import type {
+  RecordedDecision,
+  SubmitToolOutputInput,
+  ToolApprovalDecision,
+  ToolResultOutput,
+  ToolResultPart,
+} from '../../protocol';
+import type { ApprovalBook } from './approval-book';
+import type { ClientToolOutputs } from './client-tool-outputs';
+import {
+  decisionErrorTypes,
+  respondToToolApprovalsUpdate,
+  submitToolOutputUpdate,
+  toolApprovalResponseSignal,
+  toolOutputErrorTypes,
+} from '../definitions';
+import { inspectPayload, toolDataPayloadLimits } from '../guards/bounded-payload';
+import { loadSchemaChecks } from '../guards/load-schema-checks';
+import { readDecisionBatch, receiveDecisionSignal } from './decision-messages';
+
+/**
+ * The turn's message handlers for decisions and client outputs. Validators check everything they
+ * can synchronously, so a bad request is refused before anything is written to history; handlers
+ * check again, since another message may have been applied in between.
+ */
+export function registerDecisionHandlers(options: {
+  book: ApprovalBook;
+  outputs: ClientToolOutputs;
+  /** Checks a client's output against the tool's output schema (an activity: the schema lives on the worker). */
+  validateOutput: (
+    toolName: string,
+    submission: SubmitToolOutputInput,
+  ) => Promise<{ valid: true; output: ToolResultOutput } | { valid: false; error: string }>;
+  onOutput: (toolCallId: string, toolName: string) => void;
+  /** Checks an editor's input against the tool's input schema (an activity: the schema lives on the worker). */
+  validateInput: (toolName: string, input: unknown) => Promise<{ valid: true } | { valid: false; error: string }>;
+}): void {
+  const { book, outputs } = options;
+
+  setHandler(toolApprovalResponseSignal, (payload) => receiveDecisionSignal(book, payload, new Date()));
+
+  setHandler(
+    respondToToolApprovalsUpdate,
+    (request): RecordedDecision[] | Promise<RecordedDecision[]> => {
+      const decisions = readDecisionBatch(request, book.readsEditedInput());
+      const check = book.checkBatch(decisions, 'update');
+      if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, decisionErrorTypes[check.cause]);
+      const applyAll = () => {
+        const now = new Date();
+        return decisions.map((decision) => book.apply(decision, 'update', now));
+      };
+      const edits = decisions.filter(
+        (decision) => decision.input !== undefined && book.decisionOf(decision.approvalId) === undefined,
+      );
+      // Without an edit the handler stays synchronous, so every history written before revision 7 replays as it ran.
+      if (edits.length === 0) return applyAll();
+      return (async () => {
+        // An edited input must fit the tool's input schema before anything is recorded.
+        await checkEditedInputs(book, edits, options.validateInput);
+        // Another decision may have been applied while the inputs were being checked.
+        const again = book.checkBatch(decisions, 'update');
+        if (!again.accepted) throw ApplicationFailure.nonRetryable(again.message, decisionErrorTypes[again.cause]);
+        return applyAll();
+      })();
+    },
+    {
+      validator: (request) => {
+        const check = book.checkBatch(readDecisionBatch(request, book.readsEditedInput()), 'update');
+        if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, decisionErrorTypes[check.cause]);
+      },
+    },
+  );
+
+  setHandler(
+    submitToolOutputUpdate,
+    async (submission): Promise<ToolResultPart> => {
+      const call = outputs.callOf(submission.toolCallId);
+      const toResult = (output: ToolResultOutput): ToolResultPart => ({
+        type: 'tool-result',
+        toolCallId: submission.toolCallId,
+        toolName: call?.toolName ?? '',
+        output,
+      });
+      const first = outputs.check(submission);
+      if (!first.accepted) throw ApplicationFailure.nonRetryable(first.message, first.type);
+      if (first.repeat || !call) return toResult(outputs.outputOf(submission.toolCallId) as ToolResultOutput);
+      const validation = await options.validateOutput(call.toolName, submission);
+      if (!validation.valid) throw ApplicationFailure.nonRetryable(validation.error, toolOutputErrorTypes.invalid);
+      // Another submission may have won while the output was being checked.
+      const second = outputs.check(submission);
+      if (!second.accepted) throw ApplicationFailure.nonRetryable(second.message, second.type);
+      if (!second.repeat) {
+        outputs.record(submission, validation.output);
+        options.onOutput(call.toolCallId, call.toolName);
+      }
+      return toResult(outputs.outputOf(submission.toolCallId) as ToolResultOutput);
+    },
+    {
+      // Validators are not replayed, so a schema here may change without touching running turns.
+      validator: (submission) => {
+        const inspection = inspectPayload(submission, toolDataPayloadLimits);
+        if (!inspection.bounded) {
+          throw ApplicationFailure.nonRetryable(
+            `Invalid submitToolOutput input: ${inspection.reason}.`,
+            toolOutputErrorTypes.invalid,
+          );
+        }
+        const check = outputs.check(loadSchemaChecks().parseSubmitToolOutput(submission));
+        if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, check.type);
+      },
+    },
+  );
+}
+
+/** Rejects the update, naming the problem, when an edited input does not fit its tool's input schema. */
+async function checkEditedInputs(
+  book: ApprovalBook,
+  edits: readonly ToolApprovalDecision[],
+  validateInput: (toolName: string, input: unknown) => Promise<{ valid: true } | { valid: false; error: string }>,
+): Promise<void> {
+  for (const decision of edits) {
+    const approval = book.pending().find((pending) => pending.approvalId === decision.approvalId);
+    // Decided meanwhile: the second check says how.
+    if (!approval) continue;
+    const verdict = await validateInput(approval.toolName, decision.input);
+    if (!verdict.valid) {
+      throw ApplicationFailure.nonRetryable(
+        `The edited input for "${decision.approvalId}" was refused and nothing was recorded: ${verdict.error}`,
+        decisionErrorTypes.invalid,
+      );
+    }
+  }
+}

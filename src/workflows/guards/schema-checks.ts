@@ -1,0 +1,31 @@
+// The workflow checks that need zod. Loaded with `loadSchemaChecks()` on first use, never imported:
+// with the reusable V8 context, each workflow evaluates the modules it imports in a module scope of
+// its own, and zod with the protocol's schemas costs about a megabyte of heap per workflow. A turn
+// that waits for an approval never needs them; a client tool's output or a conversation's message does.
+import { ApplicationFailure } from '@temporalio/workflow';
+import { z } from 'zod';
+import { sendMessageInputSchema, submitToolOutputInputSchema, type SubmitToolOutputInput } from '../../protocol';
+import { toolOutputErrorTypes } from '../definitions';
+
+/** A client's `submitToolOutput` input, parsed, or a non-retryable rejection that says what is wrong. */
+export function parseSubmitToolOutput(submission: unknown): SubmitToolOutputInput {
+  const parsed = submitToolOutputInputSchema.safeParse(submission);
+  if (!parsed.success) {
+    throw ApplicationFailure.nonRetryable(
+      `Invalid submitToolOutput input: ${z.prettifyError(parsed.error)}`,
+      toolOutputErrorTypes.invalid,
+    );
+  }
+  return parsed.data;
+}
+
+/** Rejects a conversation's `sendMessage` input that does not match its schema. */
+export function checkSendMessage(message: unknown): void {
+  const check = sendMessageInputSchema.safeParse(message);
+  if (!check.success) {
+    throw ApplicationFailure.nonRetryable(
+      `Invalid sendMessage input: ${z.prettifyError(check.error)}`,
+      'InvalidMessage',
+    );
+  }
+}

@@ -1,0 +1,199 @@
+import {
+  ActivityFailure,
+  allHandlersFinished,
+  ApplicationFailure,
+  condition,
+  isCancellation,
+  setHandler,
+} from '@temporalio/workflow';
+import type { ModelStepOutput } from '../../activities/turn-activity-types';
+import type { AgentTurnInput, AgentTurnResult, ToolResultPart } from '../../protocol';
+import { turnInputProblem } from '../guards/turn-input-problem';
+import {
+  agentTurnEventsQuery,
+  agentTurnStateQuery,
+  pendingToolApprovalsQuery,
+  supersedeTurnSignal,
+} from '../definitions';
+import { readSupersedeRequest } from '../guards/read-supersede-request';
+import { messageOfThrown } from '../guards/text-of-value';
+import { registerDecisionHandlers } from '../approvals/register-decision-handlers';
+import { answerRetiredPatch, retiredPatches } from '../retired-patches';
+import { runLastToolWithNextStep } from './run-tool-with-next-step';
+import { openApproval, settleStep, settleWhatNeedsNoPerson } from './settle-step';
+import { modelSteps, validateToolInput, validateToolOutput } from './turn-activity-options';
+import { carryOverOf, type TurnCarryOver } from './turn-carry-over';
+import { settlingOf, takeUp } from './turn-continue-as-new';
+import { resume, settleResumed } from './turn-resume';
+import { type Settling, TurnState, unsettled, withNextStep } from './turn-state';
+
+/**
+ * One agent turn: call the model, run its tool calls (waiting durably for approval where a tool
+ * needs it), feed the results back, until the model answers without tool calls or `maxSteps`.
+ * `carried` is what an earlier run of the turn handed over when it continued as new.
+ *
+ * @example
+ * const handle = await client.workflow.start(agentTurn, {
+ *   taskQueue: 'tollgate',
+ *   workflowId: 'turn-42',
+ *   args: [{ messages: [{ role: 'user', content: 'run ls' }] }],
+ * });
+ */
+export async function agentTurn(input: AgentTurnInput, carried?: TurnCarryOver): Promise<AgentTurnResult> {
+  answerRetiredPatch(retiredPatches.turn);
+  refuseUnreadableInput(input);
+  return new AgentTurn(input, carried).run();
+}
+
+/**
+ * Fails the turn at once, clearly, on input that workflow code cannot read (a caller on Temporal can start a turn
+ * with anything): reading it would throw in every workflow task, and the turn would never move nor end.
+ */
+function refuseUnreadableInput(input: unknown): void {
+  const problem = turnInputProblem(input);
+  if (problem) throw ApplicationFailure.nonRetryable(`Invalid agentTurn input: ${problem}.`, 'InvalidAgentTurnInput');
+}
+
+/** A whole number from a query's page argument, read without walking what a caller sent. */
+function readCount(page: unknown, key: 'fromMessage' | 'maxMessages'): number | undefined {
+  const value = typeof page === 'object' && page !== null ? (page as Record<string, unknown>)[key] : undefined;
+  if (value === undefined || value === null) return undefined;
+  const number = typeof value === 'number' || typeof value === 'string' ? Number(value) : NaN;
+  return Math.max(0, Math.floor(number) || 0);
+}
+
+/** One turn: its handlers, and {@link run}, which reads top to bottom. What it holds is a {@link TurnState}. */
+class AgentTurn {
+  private readonly turn: TurnState;
+
+  constructor(input: AgentTurnInput, carriedArgument?: unknown) {
+    const turn = (this.turn = new TurnState(input));
+    // Taken up before any handler is set, so that no signal waiting for this run meets an empty turn.
+    const { carried, refused } = carryOverOf(carriedArgument);
+    if (carried) turn.carriedSettling = takeUp(turn, carried);
+    if (refused) turn.events.note('policy-note', 0, { detail: refused });
+    registerDecisionHandlers({
+      book: turn.approvals.book,
+      outputs: turn.outputs,
+      validateOutput: (toolName, submission) => validateToolOutput({ toolName, ...submission }),
+      validateInput: (toolName, input) => validateToolInput({ toolName, input }),
+      onOutput: (toolCallId, toolName) =>
+        turn.events.note('tool-output-submitted', turn.steps, { toolCallId, toolName }),
+    });
+    setHandler(supersedeTurnSignal, (payload: unknown) => {
+      const request = readSupersedeRequest(payload);
+      if ('reason' in request) turn.approvals.supersede(request.reason);
+      else
+        turn.approvals.book.ignore(payload, 'invalid', `Invalid supersedeTurn signal: ${request.invalid}.`, new Date());
+    });
+    setHandler(pendingToolApprovalsQuery, () => turn.approvals.book.pending());
+    setHandler(agentTurnEventsQuery, () => turn.events.list());
+    setHandler(agentTurnStateQuery, (page) => {
+      const from = readCount(page, 'fromMessage') ?? 0;
+      const count = readCount(page, 'maxMessages') ?? turn.messages.length;
+      return {
+        ...turn.result(),
+        messages: turn.messages.slice(from, from + count),
+        messageCount: turn.messages.length,
+        status: turn.currentStatus(),
+        awaitingOutput: turn.outputs.awaiting(),
+      };
+    });
+  }
+
+  async run(): Promise<AgentTurnResult> {
+    const { turn } = this;
+    let carried = turn.carriedSettling && settlingOf(turn.carriedSettling);
+    if (!carried) turn.events.note('turn-started', 0);
+    try {
+      if (!carried) {
+        if (await resume(turn)) return await this.finish('awaiting-approval');
+      } else {
+        turn.showPending();
+        if (carried.kind === 'resumed') {
+          await settleResumed(turn, carried);
+          carried = undefined;
+        }
+      }
+      // A model step that ran in one activity with the last tool of the step before it.
+      let next: ModelStepOutput | undefined;
+      while (carried !== undefined || turn.steps < (turn.settings?.maxSteps ?? Infinity)) {
+        let settling: Settling;
+        if (carried) {
+          // The step an earlier run of this turn was settling when it continued as new.
+          settling = carried;
+          carried = undefined;
+        } else {
+          turn.steps += 1;
+          const step = next ?? (await this.modelStep());
+          next = undefined;
+          turn.adopt(step.settings, step.notes);
+          turn.events.note('model-called', turn.steps);
+          turn.transcript = { head: step.head, tail: [] };
+          turn.messages.push({ role: 'assistant', content: step.content });
+          turn.text = step.text;
+          if (step.calls.length === 0) return await this.finish('completed');
+          const opened = step.calls.map((plan) => openApproval(turn, plan));
+          turn.showPending();
+          if (turn.halted()) {
+            await settleWhatNeedsNoPerson(turn, step.calls, opened);
+            return await this.finish('awaiting-approval');
+          }
+          settling = { kind: 'step', plans: step.calls, opened, results: step.calls.map(() => unsettled) };
+        }
+        const results = await settleStep(turn, settling);
+        const last = results.indexOf(withNextStep);
+        if (last >= 0) next = await runLastToolWithNextStep(turn, settling, results, last);
+        else turn.addToolMessage(settling.plans, settling.opened, results as Array<ToolResultPart | undefined>);
+        if (turn.approvals.superseded()) return await this.finish('superseded');
+      }
+      return await this.finish('max-steps-reached');
+    } catch (error) {
+      throw this.failure(error);
+    }
+  }
+
+  /** Calls the model for the turn's current step in an activity of its own, named for the timeline. */
+  private async modelStep(): Promise<ModelStepOutput> {
+    const { turn } = this;
+    turn.visibility.modelStepStarted(turn.steps);
+    try {
+      return await modelSteps(turn.input, turn.settings, `model step ${turn.steps}`).runModelStep(turn.stepInput());
+    } finally {
+      turn.visibility.modelStepStarted(undefined);
+    }
+  }
+
+  /** Ends the turn: waits for handlers and notices in flight, then returns the result. */
+  private async finish(status: AgentTurnResult['status']): Promise<AgentTurnResult> {
+    const { turn } = this;
+    turn.status = status;
+    turn.visibility.finished(status);
+    turn.showPending();
+    turn.events.note('turn-completed', turn.steps, { detail: status });
+    await turn.notices.settled();
+    await condition(allHandlersFinished);
+    return turn.result();
+  }
+
+  /**
+   * A turn that fails keeps what it did: its messages and transcript travel in the failure's
+   * details, so a conversation keeps the tools that already ran.
+   */
+  private failure(error: unknown): unknown {
+    if (isCancellation(error) || (error as Error | undefined)?.name === 'ContinueAsNew') return error;
+    const { turn } = this;
+    const cause = error instanceof ActivityFailure ? error.cause : error;
+    const type = cause instanceof ApplicationFailure ? cause.type : undefined;
+    const message = messageOfThrown(cause);
+    turn.events.note('turn-completed', turn.steps, { detail: `failed: ${message}` });
+    turn.visibility.finished('failed');
+    return ApplicationFailure.create({
+      message,
+      ...(type != null && { type }),
+      nonRetryable: true,
+      details: [{ messages: turn.messages, transcript: turn.transcript }],
+      ...(error instanceof Error && { cause: error }),
+    });
+  }
+}
