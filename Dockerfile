@@ -27,8 +27,10 @@ ENV NODE_ENV=production
 # bubblewrap confines the bash tool: its own user, process and mount namespaces, only the workspace writable, so an
 # approved command never reads the worker's environment or memory (docs/tool-sandbox.md). bwrap needs user
 # namespaces, which Docker's default seccomp profile and /proc masks forbid: compose's worker lifts them.
+# With the tool network on, commands get a network namespace of their own whose only way out is slirp4netns (outbound,
+# never this container, Temporal or the gateway): it needs iproute2 for its routes and /dev/net/tun (compose gives it).
 RUN apt-get update \
-  && apt-get install -y --no-install-recommends bubblewrap \
+  && apt-get install -y --no-install-recommends bubblewrap slirp4netns iproute2 \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=dependencies /app/node_modules ./node_modules
@@ -36,7 +38,8 @@ COPY package.json ./
 COPY bin ./bin
 COPY --from=build /app/dist ./dist
 # Folders the compose volumes mount; a fresh named volume takes this ownership.
-RUN mkdir -p /workspace /store /data && chown node:node /workspace /store /data
+RUN mkdir -p /workspace /store /data /keys/private /keys/public \
+  && chown node:node /workspace /store /data /keys/private /keys/public && chmod 700 /keys/private
 USER node
 # The sandbox is required: a worker that cannot build it stops at start-up with bwrap's reason, never runs bash bare.
 ENV TOLLGATE_WORKSPACE=/workspace TOLLGATE_STORE_DIR=/store TOLLGATE_TOOL_SANDBOX=bubblewrap

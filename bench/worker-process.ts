@@ -38,6 +38,8 @@ async function main(): Promise<void> {
     const worker =
       system === 'tollgate'
         ? await createTollgateWorker({
+            // Decisions in these tests are unsigned unless a test's policy trusts keys: said explicitly, as an operator must.
+            acceptUnsignedDecisions: true,
             connection,
             taskQueue,
             tools: createBenchTools(reportToolStart),

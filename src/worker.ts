@@ -6,11 +6,17 @@ import {
   type ToolApprovalPolicy,
 } from './activities';
 import { temporalSettingsFromEnvironment } from './client/temporal-settings';
-import { preflightOrExit } from './client/temporal-preflight';
+import { isTemporalPreflightError, preflightOrExit } from './client/temporal-preflight';
 import { refuseSecondTemporalSdk } from './one-temporal-sdk';
-import { operatorPolicyFromEnvironment, type OperatorPolicy } from './policy';
+import {
+  acceptUnsignedDecisionsFromEnvironment,
+  decisionSigningOf,
+  operatorPolicyFromEnvironment,
+  type OperatorPolicy,
+} from './policy';
 import type { TurnActivityLimits } from './protocol';
 import { defaultContentStore, namedContentStoreFromEnvironment, type ContentStore } from './store';
+import { checkWorkerStartup } from './startup/worker-startup-checks';
 import { createWorkspaceTools, describeToolSandbox, refuseUnsandboxedToolsWithSecrets } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
 import { notifiersFromEnvironment } from './notifications/notifiers-from-environment';
@@ -64,6 +70,16 @@ export interface TollgateWorkerOptions {
    * Default: the folder `.tollgate/store`. `contentStoreFromEnvironment()` reads `TOLLGATE_STORE_URL` and friends.
    */
   store?: ContentStore;
+  /**
+   * Count decisions that carry no signature from a trusted key (the gateway's). Default: no — a worker whose policy
+   * trusts no key refuses to start, since anyone who can signal its namespace could then approve any waiting call
+   * (docs/trust-model.md). `workerSettingsFromEnvironment()` reads `TOLLGATE_ACCEPT_UNSIGNED_DECISIONS`.
+   */
+  acceptUnsignedDecisions?: boolean;
+  /** Where the worker's connection goes, named in start-up messages (`npm run worker` passes `TEMPORAL_ADDRESS`). */
+  temporalAddress?: string;
+  /** How start-up messages name `store` (`workerSettingsFromEnvironment()` names the variable that chose it). */
+  storeSetting?: string;
   /** Secret that signs approval requests in the AI SDK's format (`npm run worker` reads `TOLLGATE_APPROVAL_SECRET`). */
   approvalSecret?: string;
   /** Timeouts and attempts for the turn's model steps, tool runs and notices, where Tollgate's defaults do not fit. */
@@ -78,9 +94,12 @@ export interface TollgateWorkerOptions {
 }
 
 /**
- * Creates a worker that runs `agentTurn` workflows and the activities for `tools`. It refuses to start when the
- * workspace `bash` runs unsandboxed (`sandbox: 'none'`) while the worker holds the approval secret or a model API
- * key, which such a command could read from the worker's memory (docs/tool-sandbox.md).
+ * Creates a worker that runs `agentTurn` workflows and the activities for `tools`, after the start-up checks of
+ * `npm run worker` (`checkWorkerStartup`): it refuses to start when decisions would go unsigned without
+ * `acceptUnsignedDecisions`, when a folder content store is inside or above the tools' workspace, when the namespace
+ * lacks a search attribute it cannot register, and when the workspace `bash` runs unsandboxed (`sandbox: 'none'`)
+ * while the worker holds the approval secret or a model API key, which such a command could read from the worker's
+ * memory (docs/tool-sandbox.md), or counts unsigned decisions.
  *
  * @example
  * const worker = await createTollgateWorker({ connection, taskQueue: 'tollgate', tools, model });
@@ -97,6 +116,21 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
     // 'tollgate-scripted' is the placeholder modelSettingsFromEnvironment uses when no key is set.
     ...(options.model.apiKey && options.model.apiKey !== 'tollgate-scripted' ? ['the model API key'] : []),
   ]);
+  const store = options.store ?? defaultContentStore();
+  await checkWorkerStartup({
+    connection: options.connection,
+    namespace: options.namespace ?? 'default',
+    taskQueue: options.taskQueue,
+    ...(options.temporalAddress !== undefined && { address: options.temporalAddress }),
+    tools,
+    policy,
+    acceptUnsignedDecisions: options.acceptUnsignedDecisions ?? false,
+    store: {
+      store,
+      setting:
+        options.storeSetting ?? (options.store ? 'the store given to createTollgateWorker' : 'the default store'),
+    },
+  });
   const bundling = tollgateWorkflowBundleOptions();
   const ownsMcp = options.mcpServers !== undefined && !isMcpToolSource(options.mcpServers);
   const mcp =
@@ -110,7 +144,7 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
     const registry = new ToolRegistry([...tools, ...(mcp?.tools ?? [])]);
     // Servers that answer after start-up bring their tools to this worker too.
     mcp?.attach(registry);
-    worker = await createWorker(options, policy, approvalSecret, bundling, registry);
+    worker = await createWorker({ ...options, store }, policy, approvalSecret, bundling, registry);
   } catch (error) {
     if (ownsMcp) await mcp?.close();
     throw error;
@@ -132,20 +166,29 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
 /**
  * The worker's settings the environment holds, for a binary to pass to {@link createTollgateWorker}: the operator's
  * policy (`TOLLGATE_POLICY_FILE`, `TOLLGATE_DECISION_PUBLIC_KEYS`, `TOLLGATE_ALLOW_AUTO_APPROVE`), the content store
- * (`TOLLGATE_STORE_URL`, `TOLLGATE_STORE_DIR`, `TOLLGATE_STATE_DIR`) and the approval secret
- * (`TOLLGATE_APPROVAL_SECRET`).
+ * (`TOLLGATE_STORE_URL`, `TOLLGATE_STORE_DIR`, `TOLLGATE_STATE_DIR`), the approval secret
+ * (`TOLLGATE_APPROVAL_SECRET`) and the explicit opt-out of signed decisions (`TOLLGATE_ACCEPT_UNSIGNED_DECISIONS`).
  *
  * @example
  * const worker = await createTollgateWorker({ connection, taskQueue, tools, model, ...workerSettingsFromEnvironment() });
  */
 export function workerSettingsFromEnvironment(
   environment: NodeJS.ProcessEnv = process.env,
-): Pick<TollgateWorkerOptions, 'policy' | 'store' | 'approvalSecret'> {
+): Pick<TollgateWorkerOptions, 'policy' | 'store' | 'storeSetting' | 'approvalSecret' | 'acceptUnsignedDecisions'> {
   return {
     policy: operatorPolicyFromEnvironment(environment),
     store: namedContentStoreFromEnvironment(environment).store,
+    storeSetting: storeSetting(environment),
+    acceptUnsignedDecisions: acceptUnsignedDecisionsFromEnvironment(environment),
     ...(environment.TOLLGATE_APPROVAL_SECRET && { approvalSecret: environment.TOLLGATE_APPROVAL_SECRET }),
   };
+}
+
+/** The variable that named the content store, for start-up messages. */
+function storeSetting(environment: NodeJS.ProcessEnv = process.env): string {
+  if (environment.TOLLGATE_STORE_URL?.trim()) return 'TOLLGATE_STORE_URL';
+  if (environment.TOLLGATE_STORE_DIR?.trim()) return 'TOLLGATE_STORE_DIR';
+  return 'the content store (store in TOLLGATE_STATE_DIR, default .tollgate)';
 }
 
 function isMcpToolSource(value: McpServerConfigs | McpToolSource): value is McpToolSource {
@@ -198,6 +241,8 @@ async function main(): Promise<void> {
   const tools = createWorkspaceTools();
   const store = namedContentStoreFromEnvironment();
   const policy = operatorPolicyFromEnvironment();
+  // Before anything connects: unsigned decisions without the operator's explicit word stop the worker here.
+  decisionSigningOf(policy, acceptUnsignedDecisionsFromEnvironment());
   // Servers that do not answer within their connect timeout are logged and left out; a bad list stops the worker.
   const mcp = await connectMcpServers(mcpServersFromEnvironment(), { policy });
   const connection = await NativeConnection.connect(temporal.connectionOptions).catch(async (error: unknown) => {
@@ -209,15 +254,23 @@ async function main(): Promise<void> {
       connection,
       namespace: temporal.namespace,
       taskQueue: temporal.taskQueue,
+      temporalAddress: temporal.connectionOptions.address,
       tools,
       mcpServers: mcp,
       policy,
       model,
       store: store.store,
+      storeSetting: storeSetting(),
+      acceptUnsignedDecisions: acceptUnsignedDecisionsFromEnvironment(),
       ...(process.env.TOLLGATE_APPROVAL_SECRET && { approvalSecret: process.env.TOLLGATE_APPROVAL_SECRET }),
       notifiers: notifiersFromEnvironment(),
+    }).catch((error: unknown) => {
+      if (!isTemporalPreflightError(error)) throw error;
+      console.error(`Tollgate cannot start: ${error.message}`);
+      process.exit(1);
     });
     console.log(`Tollgate worker on task queue "${temporal.taskQueue}" (${temporal.connectionOptions.address}).`);
+    console.log(`Decisions: ${decisionSigningOf(policy, acceptUnsignedDecisionsFromEnvironment()).description}.`);
     console.log(`Content store: ${store.description} (every worker and gateway must name the same one).`);
     console.log(`Tools: ${describeToolSandbox(tools)}.`);
     await worker.run();

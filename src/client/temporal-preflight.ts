@@ -109,34 +109,57 @@ export async function checkTemporal(
     throw await diagnoseConnectFailure(settings, error);
   }
   try {
-    const deadline = () => Date.now() + timeoutMs;
-    await connection
-      .withDeadline(deadline(), () => connection.workflowService.describeNamespace({ namespace: settings.namespace }))
-      .catch((error: unknown) => {
-        throw namespaceFailure(settings, error);
-      });
-    const registered: string[] = [];
-    for (const attribute of requiredSearchAttributes) {
-      const found = await existingType(connection, settings.namespace, attribute.name, deadline(), attribute.type);
-      if (found === attribute.type) continue;
-      if (found !== undefined) throw wrongType(settings, attribute, found);
-      if (options.register === false) throw missingAttribute(settings, attribute, 'registering is turned off');
-      await connection
-        .withDeadline(deadline(), () =>
-          connection.operatorService.addSearchAttributes({
-            namespace: settings.namespace,
-            searchAttributes: { [attribute.name]: indexedTypes[attribute.type] },
-          }),
-        )
-        .catch((error: unknown) => {
-          throw missingAttribute(settings, attribute, `registering it failed: ${detailOf(error)}`);
-        });
-      registered.push(attribute.name);
-    }
-    return { registered };
+    return await checkNamespace(connection, settings, options);
   } finally {
     await connection.close();
   }
+}
+
+/** What {@link checkNamespace} calls on a connection: a client's `Connection` or a worker's `NativeConnection`. */
+export interface PreflightConnection {
+  workflowService: Pick<Connection['workflowService'], 'describeNamespace' | 'countWorkflowExecutions'>;
+  operatorService: Pick<Connection['operatorService'], 'listSearchAttributes' | 'addSearchAttributes'>;
+  withDeadline<T>(deadline: number | Date, fn: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * The checks of {@link checkTemporal} on a connection already open, e.g. the one given to `createTollgateWorker` or
+ * `createGateway`: the namespace exists and has every search attribute Tollgate writes, registering missing ones
+ * where it may. `settings` name the namespace and, for messages, where the connection goes.
+ *
+ * @throws TemporalPreflightError whose message names the fix.
+ */
+export async function checkNamespace(
+  connection: PreflightConnection,
+  settings: TemporalSettings,
+  options: TemporalPreflightOptions = {},
+): Promise<TemporalPreflightResult> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const deadline = () => Date.now() + timeoutMs;
+  await connection
+    .withDeadline(deadline(), () => connection.workflowService.describeNamespace({ namespace: settings.namespace }))
+    .catch((error: unknown) => {
+      throw namespaceFailure(settings, error);
+    });
+  const registered: string[] = [];
+  for (const attribute of requiredSearchAttributes) {
+    const found = await existingType(connection, settings.namespace, attribute.name, deadline(), attribute.type);
+    if (found === attribute.type) continue;
+    if (found !== undefined) throw wrongType(settings, attribute, found);
+    if (options.register === false) throw missingAttribute(settings, attribute, 'registering is turned off');
+    await connection
+      .withDeadline(deadline(), () =>
+        connection.operatorService.addSearchAttributes({
+          namespace: settings.namespace,
+          searchAttributes: { [attribute.name]: indexedTypes[attribute.type] },
+        }),
+      )
+      .catch((error: unknown) => {
+        throw missingAttribute(settings, attribute, `registering it failed: ${detailOf(error)}`);
+      });
+    registered.push(attribute.name);
+  }
+  return { registered };
 }
 
 /**
@@ -236,7 +259,7 @@ function credentials(settings: TemporalSettings, error: { code: number; details?
 
 /** The attribute's type in the CLI's spelling, or undefined when the namespace lacks it. */
 async function existingType(
-  connection: Connection,
+  connection: PreflightConnection,
   namespace: string,
   name: string,
   deadline: number,

@@ -8,7 +8,13 @@ import { temporalSettingsFromEnvironment } from '../client/temporal-settings';
 import { createGateway } from '../gateway/create-gateway';
 import { DecisionAudit } from '../gateway/decisions/decision-audit';
 import { decisionPublicKeyOf, decisionSigningKeyFromEnvironment } from '../gateway/decisions/decision-signing-key';
-import { devGatewayLogger, ensureDevAccess, ensureDevDecisionKey, reportGatewayFailures } from '../gateway/dev-gateway';
+import {
+  answerOnlyOwnHost,
+  devGatewayLogger,
+  ensureDevAccess,
+  ensureDevDecisionKey,
+  reportGatewayFailures,
+} from '../gateway/dev-gateway';
 import { gatewayChannelsFromEnvironment } from '../gateway/gateway-channels-from-environment';
 import { gatewaySettingsFromEnvironment } from '../gateway/gateway-settings';
 import { notifiersFromEnvironment } from '../notifications/notifiers-from-environment';
@@ -140,6 +146,8 @@ async function main(): Promise<void> {
     logger: devGatewayLogger(gatewayLog),
   });
   reportGatewayFailures(gateway, (line) => console.error(line), gatewayLog);
+  // On loopback, a DNS-rebinding page in the developer's browser could reach it: only its own Host names answer.
+  if (['127.0.0.1', 'localhost', '::1'].includes(gatewaySettings.host)) answerOnlyOwnHost(gateway);
   await gateway.listen({ port: gatewaySettings.port, host: gatewaySettings.host });
   const gatewayUrl = `http://${gatewaySettings.host}:${(gateway.server.address() as { port: number }).port}`;
   // The CLI on this machine decides through this gateway (the dev worker trusts only its signed decisions).

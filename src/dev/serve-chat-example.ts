@@ -2,6 +2,7 @@ import { build } from 'esbuild';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { isOwnLocalHost } from '../gateway/dev-gateway';
 
 /** The example chat page, built and served. */
 export interface ChatExample {
@@ -44,7 +45,8 @@ form { display: flex; gap: .5rem; margin-top: 1rem; } form textarea { flex: 1; p
 /**
  * Bundles `examples/chat/app.tsx` (React and `@ai-sdk/react`'s `useChat`) with esbuild and serves it on this
  * machine, configured to call the gateway at `gatewayUrl` with `token`. For development only: the page carries
- * the token, so it listens on 127.0.0.1.
+ * the token, so it listens on 127.0.0.1 and answers only requests whose `Host` names it (`127.0.0.1:<port>`,
+ * `localhost:<port>`): a DNS-rebinding page cannot read the token.
  *
  * @example
  * const example = await startChatExample({ gatewayUrl: 'http://127.0.0.1:8788', token });
@@ -69,6 +71,11 @@ export async function startChatExample(options: {
   });
   const script = bundle.outputFiles[0]?.text ?? '';
   const server: Server = createServer((request, response) => {
+    // The page carries a token: only to a request addressed to this server by its own name (no DNS rebinding).
+    if (!isOwnLocalHost(request.headers.host, (server.address() as AddressInfo).port)) {
+      response.writeHead(421, { 'content-type': 'text/plain' });
+      return void response.end('Misdirected request: unknown Host.');
+    }
     const url = new URL(request.url ?? '/', 'http://localhost');
     if (url.pathname === '/app.js') {
       response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });

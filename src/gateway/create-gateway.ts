@@ -1,6 +1,8 @@
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { PersonDirectory } from '../identity';
+import { checkGatewayStartup, folderStoreFromEnvironment } from '../startup/gateway-startup-checks';
+import { defaultWorkspaceFolder } from '../tools/workspace/resolve-workspace-root';
 import { ApprovalDecisions } from './decisions/approval-decisions';
 import { StandingGrants } from './decisions/standing-grants';
 import { createAuthenticationHook } from './auth/authenticate';
@@ -22,6 +24,8 @@ const corePublicPaths = ['/healthz'];
  * Builds the approval gateway: a Fastify app with bearer-token auth, strict input, rate limits and RFC 9457 errors,
  * serving the channels its caller registers (the REST API and the chat routes by default). It reads no environment
  * variable: `npm run gateway` passes what `gatewaySettingsFromEnvironment` and `gatewayChannelsFromEnvironment` read.
+ * It first runs the start-up checks of `npm run gateway` (`checkGatewayStartup`): decisions signed (or unsigned by
+ * the operator's explicit word), its records outside the tools' workspace, the namespace's search attributes.
  * Call `listen` on it; `close` does not close `tollgate`.
  *
  * @example
@@ -35,6 +39,19 @@ export async function createGateway(options: GatewayOptions): Promise<FastifyIns
   const bodyLimitBytes = options.bodyLimitBytes ?? defaultBodyLimitBytes;
   const timeWindow = options.rateLimit?.timeWindowMs ?? 60_000;
   const audit = options.audit ?? new DecisionAudit();
+  await checkGatewayStartup({
+    connection: options.tollgate.client.connection,
+    namespace: options.tollgate.client.options.namespace,
+    taskQueue: options.tollgate.taskQueue,
+    signs: options.signingKey !== undefined,
+    acceptUnsignedDecisions: options.acceptUnsignedDecisions ?? false,
+    places: {
+      TOLLGATE_GATEWAY_AUDIT_FILE: audit.places.file,
+      'the shared audit folder': audit.places.sharedFolder,
+      ...folderStoreFromEnvironment(),
+    },
+    workspace: process.env.TOLLGATE_WORKSPACE || defaultWorkspaceFolder,
+  });
   const app = Fastify({
     bodyLimit: bodyLimitBytes,
     logger: options.logger ?? false,

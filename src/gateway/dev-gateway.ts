@@ -76,6 +76,38 @@ export function ensureDevAccess(
 }
 
 /**
+ * Whether a request's `Host` header names this machine's loopback on `port` (`127.0.0.1`, `localhost`, `[::1]`),
+ * as the dev gateway's and the example chat page's own URLs do. A DNS-rebinding page (`attacker.example` resolved
+ * to 127.0.0.1) reaches the same socket with its own name in `Host`: refused, it cannot read the page's token or
+ * decide through the gateway.
+ *
+ * @example
+ * isOwnLocalHost('127.0.0.1:8788', 8788); // true
+ * isOwnLocalHost('rebind.attacker.example:8788', 8788); // false
+ */
+export function isOwnLocalHost(host: string | undefined, port: number): boolean {
+  if (host === undefined) return false;
+  return ['127.0.0.1', 'localhost', '[::1]'].some((name) => host.toLowerCase() === `${name}:${port}`);
+}
+
+/**
+ * Makes a development gateway answer only requests addressed to its own loopback name and port (`isOwnLocalHost`);
+ * any other `Host` gets 421 before authentication.
+ */
+export function answerOnlyOwnHost(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request, reply) => {
+    const port = (app.server.address() as { port?: number } | null)?.port ?? -1;
+    if (isOwnLocalHost(request.headers.host, port)) return;
+    await reply.code(421).type('application/problem+json').send({
+      type: 'about:blank',
+      title: 'Misdirected Request',
+      status: 421,
+      detail: 'Unknown Host for this gateway.',
+    });
+  });
+}
+
+/**
  * Fastify logger settings for a development gateway: every request and error, as JSON lines in `file`,
  * with the Authorization header left out. (Email link routes log nothing: their URLs are credentials.)
  */

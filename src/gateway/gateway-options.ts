@@ -25,8 +25,13 @@ export interface GatewayOptions {
   tokens: ApproverTokens;
   /** The identity map (people and their Slack users and addresses); not configured when absent. */
   people?: PersonDirectory;
-  /** Signs every decision the gateway forwards; unsigned when absent. */
+  /**
+   * Signs every decision the gateway forwards. Without it the gateway refuses to start unless
+   * `acceptUnsignedDecisions` says decisions may go unsigned.
+   */
   signingKey?: DecisionSigningKey;
+  /** Forward unsigned decisions when no `signingKey` is given. Default: `TOLLGATE_ACCEPT_UNSIGNED_DECISIONS` (`true`), else no. */
+  acceptUnsignedDecisions?: boolean;
   /** Deadline of one read of a turn before it is a 503 (default 10 s). */
   readTimeoutMs?: number;
   /** How far `GET /v1/approvals` reaches: concurrency, per-turn timeout, most turns. */

@@ -1,6 +1,6 @@
-import { existsSync, realpathSync } from 'node:fs';
-import path from 'node:path';
 import { PersonDirectory, readAccessFile } from '../identity';
+import { folderStoreFromEnvironment } from '../startup/gateway-startup-checks';
+import { checkKeptFromTools } from '../store/kept-from-tools';
 import { ApproverTokens, approverTokensFromEnvironment } from './auth/approver-tokens';
 import { defaultBodyLimitBytes, type GatewayRateLimit } from './gateway-options';
 import { decisionSigningKeyFromEnvironment } from './decisions/decision-signing-key';
@@ -40,7 +40,8 @@ const defaultWorkspaceFolder = '.tollgate/workspace';
  * | `TOLLGATE_GATEWAY_BODY_LIMIT` | 65536 bytes |
  * | `TOLLGATE_GATEWAY_RATE_LIMIT`, `TOLLGATE_GATEWAY_DECISION_RATE_LIMIT` | 600 and 60 per minute |
  *
- * The access file, the audit file and the used-email-links file must lie outside the tools' workspace
+ * The access file, the audit file, the used-email-links file, the signing key file and a folder content store must lie
+ * outside the tools' workspace
  * (`TOLLGATE_WORKSPACE`, default `.tollgate/workspace`): a tool that can write them could rewrite who
  * may decide, or the record of who did.
  */
@@ -63,6 +64,8 @@ export function gatewaySettingsFromEnvironment(environment: NodeJS.ProcessEnv = 
     TOLLGATE_GATEWAY_TOKENS_FILE: environment.TOLLGATE_GATEWAY_TOKENS_FILE,
     TOLLGATE_GATEWAY_AUDIT_FILE: environment.TOLLGATE_GATEWAY_AUDIT_FILE,
     TOLLGATE_EMAIL_USED_TOKENS_FILE: environment.TOLLGATE_EMAIL_USED_TOKENS_FILE,
+    TOLLGATE_DECISION_SIGNING_KEY_FILE: environment.TOLLGATE_DECISION_SIGNING_KEY_FILE,
+    ...folderStoreFromEnvironment(environment),
   });
   const signingKey = decisionSigningKeyFromEnvironment(environment);
   return {
@@ -82,32 +85,10 @@ export function gatewaySettingsFromEnvironment(environment: NodeJS.ProcessEnv = 
 }
 
 /**
- * Refuses gateway files inside the tools' workspace. Paths are compared after resolving them (and
- * symbolic links, where they exist), so `workspace/../workspace/audit.jsonl` is caught too.
+ * Refuses gateway files and folders inside the tools' workspace, or holding it (`checkKeptFromTools`). Paths are
+ * compared after resolving them (and symbolic links, where they exist), so `workspace/../workspace/audit.jsonl` is
+ * caught too.
  */
 export function assertOutsideWorkspace(workspace: string, files: Record<string, string | undefined>): void {
-  const root = realPath(path.resolve(workspace));
-  for (const [name, file] of Object.entries(files)) {
-    if (!file) continue;
-    const resolved = realPath(path.resolve(file));
-    const relative = path.relative(root, resolved);
-    if (relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative))) {
-      throw new TypeError(
-        `${name} (${file}) is inside the tools' workspace (${root}); keep the gateway's files where tools cannot write.`,
-      );
-    }
-  }
-}
-
-// The real path of the longest existing ancestor, joined with the rest: files not created yet still compare.
-function realPath(absolute: string): string {
-  let existing = absolute;
-  const rest: string[] = [];
-  while (!existsSync(existing)) {
-    const parent = path.dirname(existing);
-    if (parent === existing) return absolute;
-    rest.unshift(path.basename(existing));
-    existing = parent;
-  }
-  return path.join(realpathSync(existing), ...rest);
+  checkKeptFromTools(workspace, files, "the gateway's files");
 }

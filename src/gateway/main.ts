@@ -1,5 +1,6 @@
 import { describeTaskQueues, temporalSettingsFromEnvironment, TollgateClient } from '../client';
-import { preflightOrExit } from '../client/temporal-preflight';
+import { isTemporalPreflightError, preflightOrExit } from '../client/temporal-preflight';
+import { acceptUnsignedDecisionsFromEnvironment } from '../policy';
 import { sharedRecordsFromEnvironment } from '../store/shared-records';
 import { createGateway } from './create-gateway';
 import { DecisionAudit } from './decisions/decision-audit';
@@ -26,6 +27,11 @@ async function main(): Promise<void> {
       bodyLimitBytes: settings.bodyLimitBytes,
       logger: { level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers.authorization'] },
       channels,
+      acceptUnsignedDecisions: acceptUnsignedDecisionsFromEnvironment(),
+    }).catch((error: unknown) => {
+      if (!isTemporalPreflightError(error)) throw error;
+      console.error(`Tollgate cannot start: ${error.message}`);
+      process.exit(1);
     });
     const stopped = new Promise<void>((resolve) => {
       for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => resolve());

@@ -14,6 +14,12 @@ export { resolveApprovalRules, type CallerRules, type ResolvedApprovalRules } fr
 export { defaultWarnBeforeExpiryMs, resolveExpiryWarning, type ResolvedExpiryWarning } from './resolve-expiry-warning';
 export { resolveGrantLimits } from './resolve-grant-limits';
 export {
+  acceptUnsignedDecisionsFromEnvironment,
+  acceptUnsignedDecisionsVariable,
+  decisionSigningOf,
+  type DecisionSigning,
+} from './decision-signing';
+export {
   askingOf,
   replayPolicy,
   type PolicyReplay,

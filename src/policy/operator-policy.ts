@@ -51,6 +51,11 @@ export type McpToolRules = z.infer<typeof mcpToolRulesSchema>;
 
 /** An operator's rules for one MCP server's tools: for all of them, and per tool by the server's own tool name. */
 export const mcpServerRulesSchema = mcpToolRulesSchema.extend({
+  /**
+   * Believe this server's `readOnlyHint`: a tool it marks read-only runs unasked (and may be retried). Off by default:
+   * an annotation is the server's word, and can only make a tool ask more, never less.
+   */
+  trustReadOnlyHint: z.boolean().optional(),
   /** Rules per tool, by the name the server gives it (`write_file`, not `fs__write_file`). */
   tools: z.record(z.string(), mcpToolRulesSchema).optional(),
 });
@@ -87,8 +92,8 @@ export type OperatorPolicy = z.infer<typeof operatorPolicySchema>;
 
 /**
  * The policy the worker's environment names: a JSON file at `TOLLGATE_POLICY_FILE`, with
- * `TOLLGATE_DECISION_PUBLIC_KEYS` (`keyId=key,...`) and `TOLLGATE_ALLOW_AUTO_APPROVE=true` as
- * shortcuts. A file that does not parse stops the worker with the reason.
+ * `TOLLGATE_DECISION_PUBLIC_KEYS` (`keyId=key,...`), `TOLLGATE_DECISION_PUBLIC_KEYS_FILE` (the same, one a line or
+ * comma-separated, as docker compose's key job writes it) and `TOLLGATE_ALLOW_AUTO_APPROVE=true` as shortcuts. A file that does not parse stops the worker with the reason.
  */
 export function operatorPolicyFromEnvironment(environment: NodeJS.ProcessEnv = process.env): OperatorPolicy {
   let policy: OperatorPolicy = {};
@@ -105,11 +110,23 @@ export function operatorPolicyFromEnvironment(environment: NodeJS.ProcessEnv = p
       throw new Error(`TOLLGATE_POLICY_FILE "${file}" is not a valid policy:\n${z.prettifyError(parsed.error)}`);
     policy = parsed.data;
   }
-  const keys = environment.TOLLGATE_DECISION_PUBLIC_KEYS;
-  if (keys) {
+  const keysFile = environment.TOLLGATE_DECISION_PUBLIC_KEYS_FILE?.trim();
+  let fileKeys = '';
+  if (keysFile) {
+    try {
+      fileKeys = readFileSync(keysFile, 'utf8');
+    } catch (error) {
+      throw new Error(
+        `TOLLGATE_DECISION_PUBLIC_KEYS_FILE "${keysFile}" could not be read: ${(error as Error).message}`,
+      );
+    }
+    if (fileKeys.trim() === '') throw new Error(`TOLLGATE_DECISION_PUBLIC_KEYS_FILE "${keysFile}" holds no key.`);
+  }
+  const keys = [fileKeys, environment.TOLLGATE_DECISION_PUBLIC_KEYS ?? ''].join(',');
+  if (keys.trim() !== ',') {
     const trustedKeys: Record<string, string> = { ...policy.decisions?.trustedKeys };
     for (const entry of keys
-      .split(',')
+      .split(/[,\n]/)
       .map((item) => item.trim())
       .filter(Boolean)) {
       const [keyId, key] = entry.split('=', 2);

@@ -29,9 +29,10 @@ export interface ResolvedMcpToolRules {
 
 /**
  * The rules for MCP tool `tool` of server `server`: the operator's rules for the tool, then for the server, then the
- * tool's annotations. A tool marked `readOnlyHint` never asks and may be retried; anything else (destructive, or no
- * annotations at all) asks and is not run twice. Annotations come from the server and are hints, never a grant:
- * the operator's `needsApproval` wins both ways.
+ * tool's annotations, which can only make a tool ask more, never less. Every tool asks and is not run twice, unless
+ * the operator's rule says `needsApproval: false`, or the operator trusts the server's annotations
+ * (`trustReadOnlyHint: true` on the server): then a tool marked `readOnlyHint` runs unasked and may be retried. A
+ * server's word alone never lets a call through: a server may call a writing tool read-only.
  */
 export function resolveMcpToolRules(options: {
   policy: OperatorPolicy;
@@ -42,7 +43,8 @@ export function resolveMcpToolRules(options: {
   const { policy, server, tool, annotations } = options;
   const serverRules = policy.mcpServers?.[server];
   const toolRules = serverRules?.tools?.[tool];
-  const readOnly = annotations?.readOnlyHint === true;
+  const hintedReadOnly = annotations?.readOnlyHint === true;
+  const readOnly = hintedReadOnly && serverRules?.trustReadOnlyHint === true;
   const layered: McpToolRules = { ...withoutTools(serverRules), ...toolRules };
   const because =
     toolRules?.needsApproval !== undefined
@@ -50,12 +52,14 @@ export function resolveMcpToolRules(options: {
       : serverRules?.needsApproval !== undefined
         ? `the operator's rule for server ${server}`
         : readOnly
-          ? 'readOnlyHint'
-          : annotations?.destructiveHint === true
-            ? 'destructiveHint'
-            : annotations === undefined
-              ? 'no annotations'
-              : 'not read-only';
+          ? `readOnlyHint, trusted for server ${server}`
+          : hintedReadOnly
+            ? `readOnlyHint, not trusted (no trustReadOnlyHint for server ${server})`
+            : annotations?.destructiveHint === true
+              ? 'destructiveHint'
+              : annotations === undefined
+                ? 'no annotations'
+                : 'not read-only';
   const { needsApproval, idempotent, approvalTimeout, onExpire, grants: _grants, ...rules } = layered;
   const approvalRules = Object.fromEntries(
     Object.entries(rules).filter(([, value]) => value !== undefined),
@@ -70,8 +74,10 @@ export function resolveMcpToolRules(options: {
   };
 }
 
-function withoutTools(rules: (McpToolRules & { tools?: unknown }) | undefined): McpToolRules {
+function withoutTools(
+  rules: (McpToolRules & { tools?: unknown; trustReadOnlyHint?: boolean }) | undefined,
+): McpToolRules {
   if (!rules) return {};
-  const { tools: _tools, ...rest } = rules;
+  const { tools: _tools, trustReadOnlyHint: _trust, ...rest } = rules;
   return rest;
 }

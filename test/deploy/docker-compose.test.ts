@@ -3,11 +3,16 @@ import Ajv from 'ajv';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { builtinModules } from 'node:module';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseDocument } from 'yaml';
 import { resolveTemporalCli } from '../../src/dev/temporal-cli';
+import { decisionSigningKeyFromEnvironment } from '../../src/gateway/decisions/decision-signing-key';
+import { signDecision } from '../../src/gateway/decisions/sign-decision';
+import { decisionSigningOf, operatorPolicyFromEnvironment } from '../../src/policy';
+import { verifyBoundDecision } from '../../src/protocol/verify-decision-signature';
 import { temporalAddress } from '../support/test-environment';
 
 // No Docker engine runs here, so the compose file is checked the way `docker compose config` would start:
@@ -26,6 +31,8 @@ interface ComposeService {
   security_opt?: string[];
   cap_add?: string[];
   privileged?: boolean;
+  volumes?: string[];
+  devices?: string[];
 }
 
 function loadCompose(text: string): { services: Record<string, ComposeService> } {
@@ -128,6 +135,75 @@ describe('docker-compose.yml', () => {
     expect(conditionOn('temporal', 'temporal-schema')).toBe('service_completed_successfully');
     expect(conditionOn('worker', 'temporal-setup')).toBe('service_completed_successfully');
     expect(conditionOn('gateway', 'temporal-setup')).toBe('service_completed_successfully');
+    expect(conditionOn('worker', 'decision-keys')).toBe('service_completed_successfully');
+    expect(conditionOn('gateway', 'decision-keys')).toBe('service_completed_successfully');
+  });
+
+  it('signs decisions: the private key only where the gateway reads it, the public key where workers read it', () => {
+    const mounts = (name: string) => services[name]?.volumes ?? [];
+    const holders = (volume: string) =>
+      Object.entries(services)
+        .filter(([, service]) => (service.volumes ?? []).some((mount) => mount.split(':')[0] === volume))
+        .map(([name]) => name)
+        .sort();
+    expect(holders('decision-private-key')).toEqual(['decision-keys', 'gateway']);
+    expect(holders('decision-public-key')).toEqual(['decision-keys', 'worker']);
+    expect(mounts('gateway')).toContain('decision-private-key:/keys/private:ro');
+    expect(mounts('worker')).toContain('decision-public-key:/keys/public:ro');
+    const worker = services.worker?.environment ?? {};
+    const gateway = services.gateway?.environment ?? {};
+    expect(worker.TOLLGATE_DECISION_PUBLIC_KEYS_FILE).toBe('/keys/public/decision-public-keys');
+    expect(gateway.TOLLGATE_DECISION_SIGNING_KEY_FILE).toBe('/keys/private/decision-signing-key.pem');
+    // The job writes where they read.
+    expect(services['decision-keys']?.command).toEqual([
+      'node',
+      '--import',
+      'tsx',
+      'src/gateway/make-decision-keys.ts',
+      gateway.TOLLGATE_DECISION_SIGNING_KEY_FILE,
+      worker.TOLLGATE_DECISION_PUBLIC_KEYS_FILE,
+    ]);
+    // Unsigned only by the operator's explicit word, never by this file.
+    expect(worker.TOLLGATE_ACCEPT_UNSIGNED_DECISIONS).toBeNull();
+    expect(gateway.TOLLGATE_ACCEPT_UNSIGNED_DECISIONS).toBeNull();
+    expect(worker).not.toHaveProperty('TOLLGATE_DECISION_SIGNING_KEY');
+    expect(worker).not.toHaveProperty('TOLLGATE_DECISION_SIGNING_KEY_FILE');
+  });
+
+  it('its decision-keys job makes a pair that worker and gateway, configured as here, sign and verify with; a rerun keeps it', async () => {
+    // The job's command as compose runs it, with the volumes' paths in a temporary folder.
+    const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-compose-keys-'));
+    const privateKeyFile = path.join(folder, 'private', 'decision-signing-key.pem');
+    const publicKeysFile = path.join(folder, 'public', 'decision-public-keys');
+    const command = ([] as string[]).concat(services['decision-keys']?.command ?? []);
+    const run = () =>
+      promisify(execFile)(command[0]!, [...command.slice(1, -2), privateKeyFile, publicKeysFile], {
+        cwd: repository,
+        env: { PATH: process.env.PATH, TOLLGATE_DECISION_KEY_ID: 'gateway' },
+        timeout: 60_000,
+      });
+    expect((await run()).stdout).toMatch(/^Decision signing key "gateway" made: private key in /);
+    expect(statSync(privateKeyFile).mode & 0o777).toBe(0o600);
+    const first = readFileSync(publicKeysFile, 'utf8');
+    expect(first).toMatch(/^gateway=[A-Za-z0-9_-]{43}\n$/);
+    expect((await run()).stdout).toMatch(/^Decision signing key "gateway" kept/);
+    expect(readFileSync(publicKeysFile, 'utf8')).toBe(first);
+
+    const policy = operatorPolicyFromEnvironment({ TOLLGATE_DECISION_PUBLIC_KEYS_FILE: publicKeysFile });
+    expect(decisionSigningOf(policy, false).description).toBe('signed: only decisions signed by key "gateway" count');
+    const key = decisionSigningKeyFromEnvironment({ TOLLGATE_DECISION_SIGNING_KEY_FILE: privateKeyFile });
+    expect(key?.keyId).toBe('gateway');
+    // What the gateway signs with the job's private key, a worker with the job's public key verifies.
+    const binding = { workflowId: 'turn-1', toolName: 'bash', argumentsDigest: 'a'.repeat(43) };
+    const now = new Date();
+    const signed = signDecision({ approvalId: 'approval-1', approved: true, approver: 'ana' }, binding, key!, now);
+    const verdict = verifyBoundDecision(
+      signed,
+      { ...binding, approvalId: 'approval-1' },
+      policy.decisions?.trustedKeys ?? {},
+      { notBefore: new Date(now.getTime() - 60_000), notAfter: new Date(now.getTime() + 60_000) },
+    );
+    expect(verdict).toEqual(expect.objectContaining({ valid: true }));
   });
 
   it('set-up jobs fail loudly: they stop at the first error and never swallow one', () => {
@@ -212,6 +288,11 @@ describe('docker-compose.yml', () => {
     expect(worker.TOLLGATE_STORE_DIR).toBe(gateway.TOLLGATE_STORE_DIR);
   });
 
+  it('gives the worker the TUN device its bash network namespace needs, and nothing more', () => {
+    expect(services.worker?.devices).toEqual(['/dev/net/tun:/dev/net/tun']);
+    expect(services.gateway?.devices).toBeUndefined();
+  });
+
   it('runs the worker with its bash sandbox required, and lets bubblewrap build it without privileges', () => {
     const worker = services.worker!;
     expect(worker.environment?.TOLLGATE_TOOL_SANDBOX).toBe('${TOLLGATE_TOOL_SANDBOX:-bubblewrap}');
@@ -271,10 +352,10 @@ describe('Dockerfile', () => {
     expect([...missing]).toEqual([]);
   });
 
-  it('installs bubblewrap in the image the worker runs, as root before it drops to node, and requires the sandbox', () => {
+  it('installs bubblewrap and the network namespace tools in the image the worker runs, as root before it drops to node, and requires the sandbox', () => {
     const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
     const install = runtime.search(
-      /^RUN apt-get update \\\n\s+&& apt-get install -y --no-install-recommends bubblewrap \\$/m,
+      /^RUN apt-get update \\\n\s+&& apt-get install -y --no-install-recommends bubblewrap slirp4netns iproute2 \\$/m,
     );
     expect(install).toBeGreaterThan(0);
     expect(install).toBeLessThan(runtime.search(/^USER node$/m));

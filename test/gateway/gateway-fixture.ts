@@ -72,6 +72,8 @@ export async function startGateway(
   const app = await createGateway({
     tokens,
     rateLimit: { max: 10_000, decisionMax: 10_000 },
+    // Unsigned unless a test gives a signing key: said explicitly, as an operator must.
+    acceptUnsignedDecisions: true,
     ...options,
     tollgate,
     audit,

@@ -63,6 +63,8 @@ async function main(): Promise<void> {
       const taskQueue = `capture-${scenario.name}`;
       const notifier = new RecordingNotifier();
       const worker = await createTollgateWorker({
+        // Decisions in these tests are unsigned unless a test's policy trusts keys: said explicitly, as an operator must.
+        acceptUnsignedDecisions: true,
         connection: nativeConnection,
         taskQueue,
         tools: createTestTools().tools,

@@ -1,10 +1,24 @@
 import { resolveApprovalRules, resolveMcpToolRules } from '../../src/policy';
 
 describe('resolveMcpToolRules', () => {
-  it('never asks for a read-only tool and asks for a destructive one or one without annotations', () => {
+  it("asks for a tool the server calls read-only unless the operator trusts that server's readOnlyHint", () => {
+    // A server's word alone never lets a call through: a lying server marks a writing tool read-only.
     expect(
       resolveMcpToolRules({ policy: {}, server: 'fs', tool: 'read', annotations: { readOnlyHint: true } }),
-    ).toEqual({ needsApproval: false, idempotent: true, because: 'readOnlyHint' });
+    ).toEqual({
+      needsApproval: true,
+      idempotent: false,
+      because: 'readOnlyHint, not trusted (no trustReadOnlyHint for server fs)',
+    });
+    const trusting = { mcpServers: { fs: { trustReadOnlyHint: true } } };
+    expect(
+      resolveMcpToolRules({ policy: trusting, server: 'fs', tool: 'read', annotations: { readOnlyHint: true } }),
+    ).toEqual({ needsApproval: false, idempotent: true, because: 'readOnlyHint, trusted for server fs' });
+    // Trust covers only the read-only hint: a destructive or unannotated tool still asks.
+    expect(resolveMcpToolRules({ policy: trusting, server: 'fs', tool: 'x' })).toMatchObject({ needsApproval: true });
+  });
+
+  it('asks for a destructive tool or one without annotations', () => {
     expect(
       resolveMcpToolRules({
         policy: {},
@@ -38,7 +52,8 @@ describe('resolveMcpToolRules', () => {
     };
     expect(resolveMcpToolRules({ policy, server: 'fs', tool: 'read', annotations: { readOnlyHint: true } })).toEqual({
       needsApproval: true,
-      idempotent: true,
+      // The server's readOnlyHint is not trusted here: no retry on its word either.
+      idempotent: false,
       approvalRules: { approvers: ['carol'], quorum: 2 },
       approvalTimeout: '1h',
       onExpire: 'fail',
@@ -47,9 +62,9 @@ describe('resolveMcpToolRules', () => {
     expect(
       resolveMcpToolRules({ policy, server: 'fs', tool: 'write_file', annotations: { destructiveHint: true } }),
     ).toMatchObject({ needsApproval: false, because: "the operator's rule for fs.write_file" });
-    expect(resolveMcpToolRules({ policy, server: 'other', tool: 'read', annotations: { readOnlyHint: true } })).toEqual(
-      { needsApproval: false, idempotent: true, because: 'readOnlyHint' },
-    );
+    expect(
+      resolveMcpToolRules({ policy, server: 'other', tool: 'read', annotations: { readOnlyHint: true } }),
+    ).toMatchObject({ needsApproval: true, idempotent: false });
   });
 });
 

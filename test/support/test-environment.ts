@@ -83,6 +83,8 @@ export async function createTestEnvironment(options: {
     async startWorker() {
       if (running) return;
       const worker = await createTollgateWorker({
+        // Decisions in these tests are unsigned unless a test's policy trusts keys: said explicitly, as an operator must.
+        acceptUnsignedDecisions: true,
         connection: nativeConnection,
         taskQueue,
         tools: options.tools,

@@ -18,6 +18,8 @@ async function main(): Promise<void> {
   const connection = await NativeConnection.connect({ address: required('TOLLGATE_TEST_TEMPORAL_ADDRESS') });
   try {
     const worker = await createTollgateWorker({
+      // Decisions in these tests are unsigned unless a test's policy trusts keys: said explicitly, as an operator must.
+      acceptUnsignedDecisions: true,
       connection,
       taskQueue: required('TOLLGATE_TEST_TASK_QUEUE'),
       tools,

@@ -187,18 +187,43 @@ export class ApprovalDecisions {
     refusal: GatewayError,
     workflowId?: string,
   ): Promise<void> {
-    await this.audit
+    await this.keep(
+      new Date().toISOString(),
+      { person: actor.person ?? actor.identity, identity: actor.identity },
+      channel,
+      request,
+      'refused',
+      workflowId,
+      refusal,
+    );
+  }
+
+  /**
+   * Writes one attempt to the audit: the one place its record is built, for attempts refused before a turn and for
+   * those a turn answered. The decision stands whatever happens to its audit line; a lost line is logged loudly.
+   */
+  private keep(
+    at: string,
+    actor: DecisionActor,
+    channel: DecisionAttemptChannel,
+    request: DecisionRequest,
+    outcome: DecisionAttemptOutcome,
+    workflowId: string | undefined,
+    refusal: GatewayError | undefined,
+  ): Promise<void> {
+    return this.audit
       .record({
-        at: new Date().toISOString(),
-        approver: actor.person ?? actor.identity,
+        at,
+        approver: actor.person,
         identity: actor.identity,
         channel,
         approvalId: request.approvalId,
         ...(workflowId !== undefined && { workflowId }),
         approved: request.approved,
         ...(request.reason !== undefined && { reason: request.reason }),
-        outcome: 'refused',
-        refusal: { code: refusal.kind, detail: refusal.detail },
+        ...(request.input !== undefined && { editedInput: request.input }),
+        outcome,
+        ...(refusal && { refusal: { code: refusal.kind, detail: refusal.detail } }),
       })
       .catch(this.logError);
   }
@@ -219,22 +244,7 @@ export class ApprovalDecisions {
     const keep = (outcomes: DecisionAttemptOutcome[], refusal?: GatewayError) =>
       Promise.all(
         requests.map((request, index) =>
-          this.audit
-            .record({
-              at,
-              approver: actor.person,
-              identity: actor.identity,
-              channel,
-              approvalId: request.approvalId,
-              ...(workflowId !== undefined && { workflowId }),
-              approved: request.approved,
-              ...(request.reason !== undefined && { reason: request.reason }),
-              ...(request.input !== undefined && { editedInput: request.input }),
-              outcome: outcomes[index] ?? 'refused',
-              ...(refusal && { refusal: { code: refusal.kind, detail: refusal.detail } }),
-            })
-            // The decision stands whatever happens to its audit line; a lost line is logged loudly.
-            .catch(this.logError),
+          this.keep(at, actor, channel, request, outcomes[index] ?? 'refused', workflowId, refusal),
         ),
       );
     try {

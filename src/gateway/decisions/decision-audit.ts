@@ -97,6 +97,15 @@ export class DecisionAudit {
     this.shared = options.shared;
   }
 
+  /** Where attempts are kept beside memory, for the start-up check that keeps them from the tools. */
+  get places(): { file?: string; sharedFolder?: string } {
+    const folder = (this.shared as { folder?: unknown } | undefined)?.folder;
+    return {
+      ...(this.file !== undefined && { file: this.file }),
+      ...(typeof folder === 'string' && { sharedFolder: folder }),
+    };
+  }
+
   /** Keeps an attempt; resolves once it is on disk (the file, the shared store) when one is configured. */
   async record(received: DecisionAttempt): Promise<void> {
     // Reasons and refusal details are text people wrote or quoted: neutralised before anyone reads them.

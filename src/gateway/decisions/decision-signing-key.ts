@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import type { DecisionSigningKey } from './sign-decision';
 
@@ -48,14 +49,31 @@ export function generateDecisionKeyPair(): { privateKeyPem: string; publicKey: s
 }
 
 /**
- * The gateway's signing key from `TOLLGATE_DECISION_SIGNING_KEY` (PKCS#8 PEM or base64 DER) and
- * `TOLLGATE_DECISION_KEY_ID` (default `gateway`), or undefined when no key is set (decisions then go
- * unsigned, and workers that require signatures refuse them).
+ * The gateway's signing key from `TOLLGATE_DECISION_SIGNING_KEY` (PKCS#8 PEM or base64 DER) or the file
+ * `TOLLGATE_DECISION_SIGNING_KEY_FILE` (as docker compose's key job writes it), and `TOLLGATE_DECISION_KEY_ID`
+ * (default `gateway`), or undefined when no key is set (decisions then go unsigned, and workers that require
+ * signatures refuse them).
+ *
+ * @throws TypeError for both set, a file that cannot be read, a key that does not parse (never quoted).
  */
 export function decisionSigningKeyFromEnvironment(
   environment: NodeJS.ProcessEnv = process.env,
 ): DecisionSigningKey | undefined {
-  const text = environment.TOLLGATE_DECISION_SIGNING_KEY;
+  const file = environment.TOLLGATE_DECISION_SIGNING_KEY_FILE?.trim();
+  const given = environment.TOLLGATE_DECISION_SIGNING_KEY;
+  if (file && given !== undefined && given.trim() !== '') {
+    throw new TypeError('Set TOLLGATE_DECISION_SIGNING_KEY or TOLLGATE_DECISION_SIGNING_KEY_FILE, not both.');
+  }
+  let text = given;
+  if (file) {
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      throw new TypeError(
+        `TOLLGATE_DECISION_SIGNING_KEY_FILE "${file}" could not be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}`,
+      );
+    }
+  }
   if (text === undefined || text.trim() === '') return undefined;
   const keyId = environment.TOLLGATE_DECISION_KEY_ID || 'gateway';
   if (!keyIdPattern.test(keyId)) {
@@ -65,7 +83,9 @@ export function decisionSigningKeyFromEnvironment(
   try {
     privateKey = parseDecisionPrivateKey(text);
   } catch (error) {
-    throw new TypeError(`TOLLGATE_DECISION_SIGNING_KEY: ${(error as Error).message}`);
+    throw new TypeError(
+      `${file ? 'TOLLGATE_DECISION_SIGNING_KEY_FILE' : 'TOLLGATE_DECISION_SIGNING_KEY'}: ${(error as Error).message}`,
+    );
   }
   return { keyId, privateKey };
 }

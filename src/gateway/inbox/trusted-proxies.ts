@@ -12,13 +12,16 @@ export interface TrustedProxies {
  * Reads `TOLLGATE_TRUSTED_PROXIES`-style text: comma-separated addresses (`10.0.0.7`, `::1`) and networks in
  * CIDR form (`10.0.0.0/8`, `fd00::/8`). Throws a TypeError naming the entry that is neither. A peer address
  * written as IPv4-mapped IPv6 (`::ffff:10.0.0.7`, as Node reports IPv4 peers on a dual-stack socket) is
- * compared as the IPv4 address it is.
+ * compared as the IPv4 address it is. Loopback is refused unless `allowLoopback` (tests, whose clients are local).
  *
  * @example
- * const proxies = parseTrustedProxies('10.0.0.0/8, 127.0.0.1');
+ * const proxies = parseTrustedProxies('10.0.0.0/8');
  * proxies.includes('::ffff:10.1.2.3'); // true
  */
-export function parseTrustedProxies(text: string | undefined): TrustedProxies {
+export function parseTrustedProxies(
+  text: string | undefined,
+  options: { allowLoopback?: boolean } = {},
+): TrustedProxies {
   const list = new BlockList();
   const entries = (text ?? '')
     .split(',')
@@ -41,6 +44,15 @@ export function parseTrustedProxies(text: string | undefined): TrustedProxies {
       throw new TypeError(`TOLLGATE_TRUSTED_PROXIES: "${entry}" has no valid prefix length.`);
     }
     list.addSubnet(plain, prefix, type);
+  }
+  // Loopback is where every process of a machine sends from, a tool's among them (an unsandboxed command, one on the
+  // worker's machine): a header believed from there is a header anyone on the machine can write.
+  if (!options.allowLoopback && (list.check('127.0.0.1', 'ipv4') || list.check('::1', 'ipv6'))) {
+    throw new TypeError(
+      'TOLLGATE_TRUSTED_PROXIES includes loopback (127.0.0.1 or ::1), where any process on this machine, a tool ' +
+        "among them, can send X-Forwarded-Email and decide as anyone. List only the proxy's own address on a network " +
+        'no tool reaches (docs/approver-inbox.md).',
+    );
   }
   return {
     size: entries.length,

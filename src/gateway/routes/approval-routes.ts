@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { PendingApprovalOfTurn } from '../../client';
 import type { AgentTurnState, PendingToolApproval } from '../../protocol';
-import { requireScope, type Caller } from '../auth/authenticate';
+import { callerOf, requireScope, type Caller } from '../auth/authenticate';
 import type { DecisionRequest } from '../decisions/approval-decisions';
 import type { GatewayContext } from '../gateway-context';
 import { GatewayError } from '../http/gateway-error';
@@ -59,9 +59,24 @@ export function registerApprovalRoutes(app: FastifyInstance, context: GatewayCon
   });
 
   app.post('/v1/approvals/:approvalId/decision', { onRequest: context.decisionRateLimit }, async (request) => {
-    const caller = requireScope(request, 'approvals:decide');
     parseInput(emptyQuerySchema, request.query, 'query');
     const { approvalId } = parseInput(approvalParamsSchema, request.params, 'params');
+    let caller: Caller;
+    try {
+      caller = requireScope(request, 'approvals:decide');
+    } catch (error) {
+      // A token that may not decide is refused, and the attempt is audited like every refused one: who, which
+      // approval, why (the body is read only for its decision, when it parses).
+      const person = callerOf(request).person;
+      const body = decisionBodySchema.safeParse(request.body);
+      await context.decisions.recordRefusal(
+        { person, identity: `token:${person}` },
+        'rest',
+        { approvalId, approved: body.success && body.data.approved },
+        toGatewayError(error),
+      );
+      throw error;
+    }
     const { input, allow, ...body } = parseInput(decisionBodySchema, request.body, 'body');
     const actor = { person: caller.person, identity: `token:${caller.person}` };
     // Parsed from a JSON body, so JSON by construction.

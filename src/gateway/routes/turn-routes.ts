@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { fitTurnInput, newTurnId } from '../../client';
 import { resolveApproverNames, type PersonDirectory } from '../../identity';
 import type { ApprovalRules } from '../../protocol';
-import { requireScope } from '../auth/authenticate';
+import { callerOf, requireScope, type Caller } from '../auth/authenticate';
+import { toGatewayError } from '../http/to-gateway-error';
 import type { DecisionRequest } from '../decisions/approval-decisions';
 import type { GatewayContext } from '../gateway-context';
 import { GatewayError } from '../http/gateway-error';
@@ -80,10 +81,28 @@ export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext
   });
 
   app.post('/v1/turns/:workflowId/decisions', { onRequest: context.decisionRateLimit }, async (request) => {
-    const caller = requireScope(request, 'approvals:decide');
     parseInput(emptyQuerySchema, request.query, 'query');
     const { workflowId } = parseInput(turnParamsSchema, request.params, 'params');
     const { responses } = parseInput(batchDecisionBodySchema, request.body, 'body');
+    let caller: Caller;
+    try {
+      caller = requireScope(request, 'approvals:decide');
+    } catch (error) {
+      // Each refused decision is audited, with its cause, as every refused attempt is.
+      const person = callerOf(request).person;
+      await Promise.all(
+        responses.map((response) =>
+          context.decisions.recordRefusal(
+            { person, identity: `token:${person}` },
+            'rest',
+            { approvalId: response.approvalId, approved: response.approved },
+            toGatewayError(error),
+            workflowId,
+          ),
+        ),
+      );
+      throw error;
+    }
     const decisions = await context.decisions.decideBatch(
       { person: caller.person, identity: `token:${caller.person}` },
       workflowId,

@@ -68,7 +68,12 @@ export async function connectMcpServers(
       return false;
     }
     if (closed) return true;
-    const made = serverTools(connection, listed, policy, log);
+    const { tools: made, refused } = serverTools(connection, listed, policy, log);
+    if (refused !== undefined) {
+      lines.set(connection.name, refused);
+      if (late) log(refused);
+      return true;
+    }
     tools.push(...made);
     for (const registry of registries) {
       try {
@@ -122,29 +127,45 @@ export async function connectMcpServers(
   };
 }
 
-/** A server's tools as Tollgate tools, each name once; the policy's rules for tools the server lacks are logged. */
+/**
+ * A server's tools as Tollgate tools; the policy's rules for tools the server lacks are logged. Two tools that become
+ * one name (`write.file` and `write_file` are both `lying__write_file`) refuse the whole server, with the reason: the
+ * operator's rules name the server's tools, and keeping either one could run the tool a rule did not mean.
+ */
 function serverTools(
   connection: McpServerConnection,
   listed: readonly McpTool[],
   policy: OperatorPolicy,
   log: (line: string) => void,
-): Tool[] {
-  const made = new Map<string, Tool>();
+): { tools: Tool[]; refused?: string } {
+  const names = new Map<string, string[]>();
+  for (const mcpTool of listed) {
+    const name = mcpToolName(connection.name, mcpTool.name);
+    names.set(name, [...(names.get(name) ?? []), mcpTool.name]);
+  }
+  const clashes = [...names].filter(([, tools]) => tools.length > 1);
+  if (clashes.length > 0) {
+    return {
+      tools: [],
+      refused:
+        `MCP server "${connection.name}" is left out, none of its tools offered: ` +
+        clashes
+          .map(([name, tools]) => `${tools.map((tool) => JSON.stringify(tool)).join(' and ')} are all named ${name}`)
+          .join('; ') +
+        ". A rule for one would guard the other's calls too, or none. Rename them on the server, or remove the server.",
+    };
+  }
+  const made: Tool[] = [];
   for (const mcpTool of listed) {
     const tool = toTollgateTool(connection, mcpTool, policy, log);
-    if (!tool) continue;
-    if (made.has(tool.name)) {
-      log(`MCP server "${connection.name}": two tools are named ${tool.name} once made safe; the second is left out.`);
-      continue;
-    }
-    made.set(tool.name, tool);
+    if (tool) made.push(tool);
   }
-  const names = new Set(listed.map((tool) => tool.name));
+  const listedNames = new Set(listed.map((tool) => tool.name));
   for (const name of Object.keys(policy.mcpServers?.[connection.name]?.tools ?? {})) {
-    if (!names.has(name))
+    if (!listedNames.has(name))
       log(`The policy has rules for ${connection.name}.${name}, a tool MCP server "${connection.name}" does not list.`);
   }
-  return [...made.values()];
+  return { tools: made };
 }
 
 function toTollgateTool(

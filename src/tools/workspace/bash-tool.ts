@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineTool, type Tool } from '../define-tool';
 import { runCommand } from './run-command';
-import { bubblewrapArguments, describeSandbox } from './sandbox';
+import { bubblewrapArguments, describeSandbox, outboundLauncher } from './sandbox';
+import { deniedAddresses } from './sandbox-network';
 import { prepareToolHome } from './tool-environment';
 import type { WorkspaceSettings } from './workspace-settings';
 
@@ -41,21 +42,27 @@ export function createBashTool(settings: WorkspaceSettings): Tool {
       describeSandbox(sandbox),
     inputSchema: bashInput,
     needsApproval: true,
-    execute: (input, context) => {
+    execute: async (input, context) => {
       if (!homeReady) {
         prepareToolHome(environment);
         homeReady = true;
+      }
+      let launcher: string[] | undefined;
+      if (sandbox.type === 'bubblewrap') {
+        const bwrap = [
+          sandbox.executable,
+          ...bubblewrapArguments(sandbox, { root: settings.root, home: environment.home }),
+        ];
+        // With the network on, the deciders' names are resolved for each call: an address that moved is denied too.
+        launcher = sandbox.outbound
+          ? outboundLauncher(sandbox.outbound, await deniedAddresses(sandbox.outbound), bwrap)
+          : bwrap;
       }
       return runCommand({
         command: input.command,
         cwd: settings.root,
         environment: environment.variables,
-        ...(sandbox.type === 'bubblewrap' && {
-          launcher: [
-            sandbox.executable,
-            ...bubblewrapArguments(sandbox, { root: settings.root, home: environment.home }),
-          ],
-        }),
+        ...(launcher && { launcher }),
         // The input may only shorten the timeout: the configured one is what the operator agreed to.
         timeoutMs: Math.min(input.timeoutMs ?? settings.bashTimeoutMs, settings.bashTimeoutMs),
         maxOutputBytes: settings.maxOutputBytes,

@@ -59,7 +59,7 @@ export function createWorkspaceTools(options: WorkspaceToolsOptions = {}): Tool[
     // Under `auto` without a working sandbox, bash is left out rather than run unsandboxed.
     ...(settings.sandbox.type === 'unavailable' ? [] : [createBashTool(settings)]),
   ];
-  recordWorkspaceSandbox(tools, settings.sandbox);
+  recordWorkspaceSandbox(tools, settings.sandbox, root);
   return tools;
 }
 

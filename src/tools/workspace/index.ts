@@ -11,5 +11,10 @@ export { type CommandResult } from './run-command';
 export { openInWorkspace, type OpenedWorkspaceEntry, type WorkspaceOpenPurpose } from './open-in-workspace';
 export { resolveSandbox, type ResolvedSandbox, type SandboxMode, type SandboxOptions } from './sandbox';
 export { resolveToolEnvironment, type ToolEnvironment, type ToolEnvironmentOptions } from './tool-environment';
-export { describeToolSandbox, refuseUnsandboxedToolsWithSecrets, workspaceSandboxOf } from './tool-sandbox-report';
+export {
+  describeToolSandbox,
+  refuseUnsandboxedToolsWithSecrets,
+  workspaceRootsOf,
+  workspaceSandboxOf,
+} from './tool-sandbox-report';
 export { secretsInWorkerEnvironment, workerSecretVariables } from './worker-secrets';

@@ -1,7 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import os from 'node:os';
 import { checkProtectedPathsApart } from './protected-paths';
+import {
+  allowedRangesFromEnvironment,
+  decidersFromEnvironment,
+  machineAddresses,
+  sandboxRoutes,
+  type SandboxNetworkRules,
+} from './sandbox-network';
 import { readStartEnvironment, secretsInWorkerEnvironment } from './worker-secrets';
 
 /**
@@ -15,12 +23,26 @@ export type SandboxMode = 'auto' | 'bubblewrap' | 'none';
 export interface SandboxOptions {
   /** Default `TOLLGATE_TOOL_SANDBOX`, else `auto`. */
   mode?: SandboxMode;
-  /** Whether sandboxed commands reach the network; default `TOLLGATE_TOOL_NETWORK` (`on`/`off`), else off. */
+  /**
+   * Whether sandboxed commands reach the network; default `TOLLGATE_TOOL_NETWORK` (`on`/`off`), else off. On means
+   * outbound to public addresses only, through slirp4netns in a network namespace of the sandbox's own: never the
+   * machine's loopback or addresses, Temporal, the gateway or private ranges (docs/tool-sandbox.md).
+   */
   network?: boolean;
+  /** With the network on, private IPv4 ranges (CIDR) commands may reach too; default `TOLLGATE_TOOL_NETWORK_ALLOW`. */
+  networkAllow?: string[];
+  /**
+   * With the network on, more hosts, addresses or ranges commands never reach, beside the machine's own addresses and
+   * the Temporal, gateway and store addresses of the worker's environment (`TEMPORAL_ADDRESS`, `TOLLGATE_GATEWAY_URL`,
+   * `AWS_ENDPOINT_URL_S3`). Give the Temporal address here when the worker's connection is not from the environment.
+   */
+  networkDeny?: string[];
   /** More files or folders mounted read-only at the same path, e.g. a toolchain under `/opt` or `~/.nvm`. */
   readOnlyPaths?: string[];
   /** The `bwrap` program; default the first `bwrap` on the worker's PATH. */
   bubblewrapPath?: string;
+  /** The `slirp4netns` program the network needs; default the first on the worker's PATH. */
+  slirp4netnsPath?: string;
   /**
    * Files and folders no tool may reach, e.g. the gateway's signing key and token files when the gateway runs in the
    * worker's process (`npm run dev`). None may overlap the workspace, HOME or a read-only path, and since nothing
@@ -47,11 +69,29 @@ export type ResolvedSandbox =
       type: 'bubblewrap';
       /** The `bwrap` program. */
       executable: string;
-      /** Whether the network is shared with the sandbox. */
+      /** Whether commands reach the network (outbound only, through `outbound`). */
       network: boolean;
+      /** How they reach it, when `network`. */
+      outbound?: SandboxOutbound;
       /** Extra read-only mounts. */
       readOnlyPaths: string[];
     };
+
+/** The programs and rules of a sandbox's own network (`outbound-network.sh`). */
+export interface SandboxOutbound extends SandboxNetworkRules {
+  /** bash, which runs the launcher script. */
+  bash: string;
+  /** The launcher script. */
+  launcher: string;
+  /** slirp4netns, which gives the namespace its way out. */
+  slirp4netns: string;
+  /** iproute2's `ip`, which sets the namespace's routes. */
+  ip: string;
+  /** util-linux's `unshare`, which makes the namespace. */
+  unshare: string;
+  /** A resolv.conf naming slirp's DNS forwarder, mounted over the machine's. */
+  resolvConf: string;
+}
 
 /** System folders mounted read-only: programs and their libraries. A link (merged /usr) is recreated as a link. */
 const systemFolders = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
@@ -142,16 +182,27 @@ export function resolveSandbox(
     executable === undefined || !isExecutable(executable)
       ? `bwrap (bubblewrap) was not found${options.bubblewrapPath === undefined ? ' on PATH' : ` at ${executable}`}`
       : undefined;
+  const network = options.network ?? parseNetwork(workerEnvironment.TOLLGATE_TOOL_NETWORK);
+  const outbound = network ? resolveOutbound(options, workerEnvironment) : undefined;
   const sandbox: ResolvedSandbox = {
     type: 'bubblewrap',
     executable: executable ?? 'bwrap',
-    network: options.network ?? parseNetwork(workerEnvironment.TOLLGATE_TOOL_NETWORK),
+    network,
+    ...(outbound !== undefined && typeof outbound !== 'string' && { outbound }),
     readOnlyPaths,
   };
-  const problem = missing ?? probe(sandbox, root);
+  const problem = missing ?? (typeof outbound === 'string' ? outbound : probe(sandbox, root));
   if (problem === undefined) return sandbox;
   if (mode === 'auto') {
     return { type: 'unavailable', reason: `bash is left out: sandbox "auto" cannot use bubblewrap (${problem})` };
+  }
+  if (network && (typeof outbound === 'string' || problem.startsWith('the network'))) {
+    throw new Error(
+      `Workspace tools: the tool network is on (TOLLGATE_TOOL_NETWORK=on) but ${problem}. Sandboxed commands reach ` +
+        'the network only from a namespace of their own, through slirp4netns, so that they cannot reach Temporal, ' +
+        'the gateway or the machine (docs/tool-sandbox.md). Install slirp4netns, iproute2 and util-linux (Debian ' +
+        'and Ubuntu: apt-get install slirp4netns iproute2) and give the worker /dev/net/tun, or turn the network off.',
+    );
   }
   throw new Error(
     `Workspace tools: sandbox "bubblewrap" is required but ${problem}. Install it (Debian and Ubuntu: ` +
@@ -191,9 +242,12 @@ export function bubblewrapArguments(
   folders: { root: string; home: string },
 ): string[] {
   const args = ['--die-with-parent', '--unshare-all', '--cap-drop', 'ALL'];
-  if (sandbox.network) args.push('--share-net');
+  // With the network on, the launcher made a network namespace of its own for the sandbox (`outboundLauncher`); its
+  // user namespace maps only root, so the command is given the worker's ids back.
+  if (sandbox.outbound !== undefined) args.push('--share-net', ...workerIds());
   for (const folder of systemFolders) args.push(...mountOf(folder));
   for (const entry of etcEntries) args.push(...mountOf(path.join('/etc', entry)));
+  if (sandbox.outbound !== undefined) args.push('--ro-bind', sandbox.outbound.resolvConf, '/etc/resolv.conf');
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   for (const extra of sandbox.readOnlyPaths) {
     if (fs.existsSync(extra)) args.push('--ro-bind', extra, extra);
@@ -201,6 +255,70 @@ export function bubblewrapArguments(
   // Last, so that a workspace or HOME under /tmp or a read-only path is mounted over them, writable.
   args.push('--bind', folders.home, folders.home, '--bind', folders.root, folders.root, '--chdir', folders.root);
   return args;
+}
+
+/**
+ * The program and arguments that run bwrap (`bwrapCommand`, the sandbox's program and arguments) in the sandbox's own
+ * network namespace, with routes that deny `denyAddresses` (see `sandboxRoutes`).
+ */
+export function outboundLauncher(outbound: SandboxOutbound, denyAddresses: readonly string[], bwrapCommand: string[]) {
+  return [
+    outbound.bash,
+    outbound.launcher,
+    outbound.slirp4netns,
+    outbound.ip,
+    outbound.unshare,
+    ...sandboxRoutes(outbound.allow, denyAddresses),
+    '--',
+    ...bwrapCommand,
+  ];
+}
+
+/** The programs the sandbox's network needs, or a sentence saying what is missing. */
+function resolveOutbound(options: SandboxOptions, environment: NodeJS.ProcessEnv): SandboxOutbound | string {
+  const rules: SandboxNetworkRules = {
+    allow: options.networkAllow ?? allowedRangesFromEnvironment(environment),
+    deny: [...decidersFromEnvironment(environment), ...(options.networkDeny ?? [])],
+  };
+  // `ip` lives in /usr/sbin, often not on a user's PATH.
+  const searchPath = [environment.PATH ?? '', '/usr/sbin', '/sbin', '/usr/bin', '/bin'].join(path.delimiter);
+  const programs = {
+    bash: findOnPath('bash', searchPath),
+    slirp4netns:
+      options.slirp4netnsPath === undefined
+        ? findOnPath('slirp4netns', searchPath)
+        : isExecutable(options.slirp4netnsPath)
+          ? options.slirp4netnsPath
+          : undefined,
+    ip: findOnPath('ip', searchPath),
+    unshare: findOnPath('unshare', searchPath),
+  };
+  const missing = Object.entries(programs)
+    .filter(([, found]) => found === undefined)
+    .map(([name]) => name);
+  if (missing.length > 0) {
+    const where = options.slirp4netnsPath === undefined ? 'on PATH' : `(slirp4netns at ${options.slirp4netnsPath})`;
+    return `the network cannot be built: ${missing.join(', ')} not found ${where}`;
+  }
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tollgate-sandbox-dns-'));
+  const resolvConf = path.join(folder, 'resolv.conf');
+  // slirp4netns answers DNS on 10.0.2.3 with the machine's resolver.
+  fs.writeFileSync(resolvConf, 'nameserver 10.0.2.3\n', { mode: 0o644 });
+  return {
+    ...rules,
+    bash: programs.bash as string,
+    launcher: path.join(__dirname, 'outbound-network.sh'),
+    slirp4netns: programs.slirp4netns as string,
+    ip: programs.ip as string,
+    unshare: programs.unshare as string,
+    resolvConf,
+  };
+}
+
+function workerIds(): string[] {
+  const uid = process.getuid?.() ?? 0;
+  const gid = process.getgid?.() ?? 0;
+  return ['--uid', String(uid), '--gid', String(gid)];
 }
 
 /** A short sentence for the model saying what a command can reach. */
@@ -213,7 +331,7 @@ export function describeSandbox(sandbox: ResolvedSandbox): string {
   }
   return (
     'It runs in a sandbox: only the workspace and HOME are writable, system folders are read-only, the rest of ' +
-    `the file system is hidden, /tmp is private and emptied after each call, ${sandbox.network ? 'the network is reachable' : 'there is no network'}, ` +
+    `the file system is hidden, /tmp is private and emptied after each call, ${sandbox.network ? 'public internet addresses are reachable (outbound only; private networks and this machine are not)' : 'there is no network'}, ` +
     "the worker's processes and environment are out of sight, and processes still running when the command ends " +
     'are stopped.'
   );
@@ -232,13 +350,17 @@ function mountOf(entry: string): string[] {
 
 /** Runs `true` in the sandbox; a sentence saying what went wrong, or undefined when it works. */
 function probe(sandbox: Extract<ResolvedSandbox, { type: 'bubblewrap' }>, root: string): string | undefined {
-  const result = spawnSync(sandbox.executable, [...bubblewrapArguments(sandbox, { root, home: root }), 'true'], {
+  const bwrap = [sandbox.executable, ...bubblewrapArguments(sandbox, { root, home: root }), 'true'];
+  const command = sandbox.outbound ? outboundLauncher(sandbox.outbound, machineAddresses(), bwrap) : bwrap;
+  const result = spawnSync(command[0] as string, command.slice(1), {
     env: { PATH: '/usr/bin:/bin' },
     encoding: 'utf8',
-    timeout: 10_000,
+    timeout: 15_000,
   });
   if (result.status === 0) return undefined;
   const said = (result.stderr || result.error?.message || `exit ${result.status ?? result.signal}`).trim();
+  const network = /^tollgate network: (.*)$/m.exec(said);
+  if (network) return `the network cannot be built (${network[1]})`;
   return `bwrap at ${sandbox.executable} cannot build the sandbox here (${said})`;
 }
 

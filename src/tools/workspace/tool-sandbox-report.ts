@@ -1,12 +1,21 @@
 import type { Tool } from '../define-tool';
 import type { ResolvedSandbox } from './sandbox';
 
-/** The sandbox each workspace tool was created with; the worker reads it at start-up. */
+/** The sandbox and workspace each workspace tool was created with; the worker reads them at start-up. */
 const sandboxes = new WeakMap<Tool, ResolvedSandbox>();
+const roots = new WeakMap<Tool, string>();
 
-/** Records, for `workspaceSandboxOf`, the sandbox `tools` were created with. */
-export function recordWorkspaceSandbox(tools: readonly Tool[], sandbox: ResolvedSandbox): void {
-  for (const tool of tools) sandboxes.set(tool, sandbox);
+/** Records, for `workspaceSandboxOf` and `workspaceRootsOf`, the sandbox and workspace `tools` were created with. */
+export function recordWorkspaceSandbox(tools: readonly Tool[], sandbox: ResolvedSandbox, root: string): void {
+  for (const tool of tools) {
+    sandboxes.set(tool, sandbox);
+    roots.set(tool, root);
+  }
+}
+
+/** The workspaces of the workspace tools among `tools` (one per `createWorkspaceTools` call), for start-up checks. */
+export function workspaceRootsOf(tools: readonly Tool[]): string[] {
+  return [...new Set(tools.flatMap((tool) => roots.get(tool) ?? []))];
 }
 
 /** The sandbox of the workspace tools among `tools`, or undefined when there are none. */
@@ -30,7 +39,14 @@ export function describeToolSandbox(tools: readonly Tool[]): string | undefined 
   if (sandbox === undefined) return undefined;
   switch (sandbox.type) {
     case 'bubblewrap':
-      return `bash runs in a bubblewrap sandbox (${sandbox.executable}), ${sandbox.network ? 'with the network' : 'with no network'}`;
+      return (
+        `bash runs in a bubblewrap sandbox (${sandbox.executable}), ` +
+        (sandbox.outbound
+          ? `with outbound network only, through ${sandbox.outbound.slirp4netns}: never this machine, private ranges` +
+            `${sandbox.outbound.allow.length > 0 ? ` (but ${sandbox.outbound.allow.join(', ')})` : ''}` +
+            `, Temporal or the gateway`
+          : 'with no network')
+      );
     case 'unavailable':
       return `${sandbox.reason}; install bubblewrap to offer it (docs/tool-sandbox.md)`;
     case 'none':

@@ -108,6 +108,33 @@ describe('gateway token scopes', () => {
       'forbidden',
     );
     expect(await environment.tollgate.pending({ workflowId })).toHaveLength(1);
+    // Both refused decisions are in the audit, with who tried and why, as a refusal through messages is.
+    const audit = await gateway.call('GET', `/v1/audit?approvalId=${encodeURIComponent(approvalId)}`, {
+      as: 'auditor',
+    });
+    expect(audit.status).toBe(200);
+    const attempts = (audit.body as { attempts: Array<Record<string, unknown>> }).attempts;
+    expect(attempts).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          approver: 'auditor',
+          identity: 'token:auditor',
+          channel: 'rest',
+          approvalId,
+          approved: true,
+          outcome: 'refused',
+          refusal: { code: 'forbidden', detail: 'This token lacks the scope approvals:decide.' },
+        }),
+        expect.objectContaining({
+          approver: 'reader',
+          channel: 'rest',
+          approvalId,
+          workflowId,
+          outcome: 'refused',
+          refusal: expect.objectContaining({ code: 'forbidden' }),
+        }),
+      ]),
+    );
   });
 
   it('sets the requester from the token: a requester field is refused', async () => {

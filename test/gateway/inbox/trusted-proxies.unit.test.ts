@@ -1,8 +1,14 @@
 import { parseTrustedProxies } from '../../../src/gateway/inbox/trusted-proxies';
 
 describe('parseTrustedProxies', () => {
+  it('refuses loopback, where any process of the machine (a tool among them) sends from, however it is written', () => {
+    for (const text of ['10.0.0.0/8,127.0.0.1', '127.0.0.0/8', '::1', '0.0.0.0/0', '::/0', '::ffff:127.0.0.1'])
+      expect(() => parseTrustedProxies(text)).toThrow(/^TOLLGATE_TRUSTED_PROXIES includes loopback/);
+    expect(parseTrustedProxies('10.0.0.0/8,192.168.1.7').size).toBe(2);
+  });
+
   it('trusts the listed addresses and networks, IPv4-mapped peers as their IPv4 address', () => {
-    const proxies = parseTrustedProxies(' 10.0.0.0/8, 192.168.1.7 ,fd00::/8,::1');
+    const proxies = parseTrustedProxies(' 10.0.0.0/8, 192.168.1.7 ,fd00::/8,::1', { allowLoopback: true });
     expect(proxies.size).toBe(4);
     expect(proxies.includes('10.200.3.4')).toBe(true);
     expect(proxies.includes('::ffff:10.1.2.3')).toBe(true);

@@ -23,6 +23,8 @@ beforeAll(async () => {
   writeFileSync(join(root, 'notes.txt'), 'MCP notes\n');
   environment = await createTestEnvironment({
     tools: [],
+    // The MCP project's own server: its operator vouches for its readOnlyHint, so reads run unasked.
+    policy: { mcpServers: { fs: { trustReadOnlyHint: true } } },
     mcpServers: {
       fs: filesystemServer,
       // A server that never answers: the worker starts after its connect timeout, without its tools.

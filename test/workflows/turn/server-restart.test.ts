@@ -45,6 +45,8 @@ describe('agentTurn across a Temporal server crash', () => {
       const nativeConnection = await NativeConnection.connect({ address: server.address });
       const connection = await Connection.connect({ address: server.address });
       const worker: Worker = await createTollgateWorker({
+        // Decisions in these tests are unsigned unless a test's policy trusts keys: said explicitly, as an operator must.
+        acceptUnsignedDecisions: true,
         connection: nativeConnection,
         taskQueue: 'restart',
         tools,
