@@ -1,6 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { DecisionChannel } from './bench-options';
-import type { BenchWorkers } from './worker-group';
+import type { BenchWorkers } from './bench-workers';
 import type { BenchSystem } from './worker-messages';
 
 /** One started turn that will wait for one approval. */
@@ -11,10 +11,13 @@ export interface BenchTurn {
   workflowId: string;
 }
 
-/** Whose figures a system's measurements are: the baseline's, Tollgate's, or Tollgate's with local model steps. */
-export type FiguresKey = 'baseline' | 'tollgate' | 'tollgateLocalSteps';
+/**
+ * Whose figures a system's measurements are: the bare baseline's, the hand-written loop's, Tollgate's, or Tollgate's
+ * with local model steps.
+ */
+export type FiguresKey = 'baseline' | 'handLoop' | 'tollgate' | 'tollgateLocalSteps';
 
-/** What the benchmark does to a system under test: Tollgate, or the bare-Temporal baseline. */
+/** What the benchmark does to a system under test: Tollgate, the hand-written loop, or the bare-Temporal baseline. */
 export interface ApprovalSystem {
   /** Which worker runs it. */
   readonly name: BenchSystem;

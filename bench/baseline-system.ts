@@ -8,7 +8,7 @@ import {
   baselineWorkflowType,
   type baselineApproval,
 } from './baseline-workflow';
-import type { BenchWorkers } from './worker-group';
+import type { BenchWorkers } from './bench-workers';
 
 /** The bare-Temporal baseline: start the workflow, query what it waits for, send the decision (signal or update). */
 export class BaselineSystem implements ApprovalSystem {

@@ -11,6 +11,10 @@ export interface HistorySize {
   largestPayloadBytes: number;
   /** The type of the event that holds it, e.g. `ACTIVITY_TASK_SCHEDULED`. */
   largestPayloadEvent: string;
+  /** Workflow tasks completed: each is a round trip server → worker's workflow sandbox → server. */
+  workflowTasks?: number;
+  /** Activities scheduled (local activities are markers and not counted). */
+  activities?: number;
 }
 
 /** Fetches a workflow's history and measures it. */
@@ -24,8 +28,11 @@ export async function historySizeOf(handle: WorkflowHandle): Promise<HistorySize
     largestPayloadBytes = largest;
     largestPayloadEvent = (temporal.api.enums.v1.EventType[event.eventType ?? 0] ?? '').replace(/^EVENT_TYPE_/, '');
   }
+  const events = history.events ?? [];
   return {
-    events: history.events?.length ?? 0,
+    events: events.length,
+    workflowTasks: events.filter((event) => event.workflowTaskCompletedEventAttributes).length,
+    activities: events.filter((event) => event.activityTaskScheduledEventAttributes).length,
     bytes: temporal.api.history.v1.History.encode(history).finish().length,
     largestPayloadBytes,
     largestPayloadEvent,

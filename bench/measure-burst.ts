@@ -3,7 +3,8 @@ import { mapWithLimit, withTimeout } from './async-helpers';
 import { nowMs } from './clock';
 import { waitForApprovalRequest, type TurnLimits } from './measure-latency';
 import { cpuMillisecondsOf } from './worker-child';
-import { summarise, type LatencySummary } from './stats';
+import { percentile, summarise, type LatencySummary } from './stats';
+import { decisionPhasesOf, type DecisionPhases } from './wait-phases';
 
 /** N turns waiting at once, then decided in one burst. */
 export interface BurstResult {
@@ -22,8 +23,10 @@ export interface BurstResult {
   toolsStarted: number;
   /** From the first decision sent to the last tool started (ms). */
   burstMs: number;
-  /** Decisions per second until all tools started. */
+  /** Decisions per second until all tools started: tools started per second. */
   decisionsPerSecond: number;
+  /** Turns completed per second, from the first decision until the last turn has ended (as its client saw it). */
+  turnsPerSecond: number;
   /** Each turn's decision → tool start, measured from the start of the burst. */
   burstDecisionToToolStartMs: LatencySummary;
   /** Decisions the server or the workflow refused. */
@@ -35,10 +38,18 @@ export interface BurstResult {
   serverCpuMsPerTurn?: number;
   workerCpuMsPerTurn?: number;
   /**
+   * The same for the whole turn, from the first start until every turn has ended: its start, model step and
+   * approval request too (and the polls that see it wait, the same for every system).
+   */
+  serverCpuMsPerWholeTurn?: number;
+  workerCpuMsPerWholeTurn?: number;
+  /**
    * Workflow tasks that timed out, in the histories of up to 100 of the burst's turns: a task the worker did not take
    * from its sticky queue in time, so that the turn was replayed from its history elsewhere.
    */
   workflowTaskTimeouts?: { turnsRead: number; timeouts: number };
+  /** Medians over the same histories: where decision → tool start went (see {@link DecisionPhases}). */
+  decisionPhases?: DecisionPhases & { turnsRead: number };
 }
 
 /** Starts `count` turns, waits until all wait, measures memory, then approves all at once. */
@@ -58,6 +69,11 @@ export async function measureBurst(
   },
 ): Promise<BurstResult> {
   const residentBytesBefore = await system.worker.residentBytes();
+  const cpuOf = () => ({
+    server: options.serverPid === undefined ? undefined : cpuMillisecondsOf(options.serverPid),
+    worker: sumOf(system.worker.pids.map(cpuMillisecondsOf)),
+  });
+  const cpuBeforeFill = cpuOf();
   const fillStarted = nowMs();
   let waiting = 0;
   const ticker = setInterval(() => options.progress(`${waiting}/${count} waiting`), 2_000);
@@ -82,10 +98,6 @@ export async function measureBurst(
   const residentBytesWaiting = await system.worker.residentBytes();
 
   options.progress(`deciding ${count} in one burst`);
-  const cpuOf = () => ({
-    server: options.serverPid === undefined ? undefined : cpuMillisecondsOf(options.serverPid),
-    worker: sumOf(system.worker.pids.map(cpuMillisecondsOf)),
-  });
   const cpuBefore = cpuOf();
   const burstStarted = nowMs();
   // Back to back, `inFlight` decisions in progress at a time, as a bot or a gateway with a bounded pool sends a
@@ -108,13 +120,22 @@ export async function measureBurst(
   options.progress(
     `${startedAt.length}/${count} tools started in ${(burstMs / 1000).toFixed(2)}s; waiting for the turns to end`,
   );
+  let lastEnded = burstStarted;
+  let ended = 0;
   await withTimeout(
-    Promise.allSettled(filled.map(({ turn }) => system.finished(turn))),
+    Promise.allSettled(
+      filled.map(({ turn }) =>
+        system.finished(turn).then(() => {
+          ended++;
+          lastEnded = Math.max(lastEnded, nowMs());
+        }),
+      ),
+    ),
     options.burstTimeoutMs,
     `the end of the ${system.name} burst turns`,
   ).catch((error: Error) => options.progress(error.message));
   const cpuAfter = cpuOf();
-  const workflowTaskTimeouts = await countWorkflowTaskTimeouts(
+  const { workflowTaskTimeouts, decisionPhases } = await readBurstHistories(
     system,
     filled.slice(0, 100).map(({ turn }) => turn),
   );
@@ -135,28 +156,48 @@ export async function measureBurst(
     burstMs,
     // Only a complete burst has a throughput: a partial one would flatter the system.
     decisionsPerSecond: startedAt.length === count ? count / (burstMs / 1000) : NaN,
+    turnsPerSecond: ended === count ? count / ((lastEnded - burstStarted) / 1000) : NaN,
     burstDecisionToToolStartMs: summarise(startedAt.map((at) => at - burstStarted)),
     failedDecisions,
     serverCpuMsPerTurn: perTurn(cpuBefore.server, cpuAfter.server),
     workerCpuMsPerTurn: perTurn(cpuBefore.worker, cpuAfter.worker),
+    serverCpuMsPerWholeTurn: perTurn(cpuBeforeFill.server, cpuAfter.server),
+    workerCpuMsPerWholeTurn: perTurn(cpuBeforeFill.worker, cpuAfter.worker),
     workflowTaskTimeouts,
+    ...(decisionPhases && { decisionPhases }),
   };
 }
 
-async function countWorkflowTaskTimeouts(
+/** Reads the burst's histories: workflow task timeouts, and where decision → tool start went (medians). */
+async function readBurstHistories(
   system: ApprovalSystem,
   turns: BenchTurn[],
-): Promise<{ turnsRead: number; timeouts: number }> {
-  const counts = await mapWithLimit(turns, 10, async (turn) => {
+): Promise<{
+  workflowTaskTimeouts: NonNullable<BurstResult['workflowTaskTimeouts']>;
+  decisionPhases?: BurstResult['decisionPhases'];
+}> {
+  const histories = await mapWithLimit(turns, 10, async (turn) => {
     const history = await system
       .handle(turn)
       .fetchHistory()
       .catch(() => undefined);
-    if (!history) return undefined;
-    return (history.events ?? []).filter((event) => event.workflowTaskTimedOutEventAttributes).length;
+    return history?.events ?? undefined;
   });
-  const read = counts.filter((count): count is number => count !== undefined);
-  return { turnsRead: read.length, timeouts: read.reduce((sum, count) => sum + count, 0) };
+  const read = histories.filter((events) => events !== undefined);
+  const timeouts = read.map((events) => events.filter((event) => event.workflowTaskTimedOutEventAttributes).length);
+  const phases = read.flatMap((events) => decisionPhasesOf(events) ?? []);
+  const median = (value: (phase: DecisionPhases) => number) => percentile(phases.map(value), 0.5);
+  return {
+    workflowTaskTimeouts: { turnsRead: read.length, timeouts: timeouts.reduce((sum, count) => sum + count, 0) },
+    ...(phases.length > 0 && {
+      decisionPhases: {
+        turnsRead: phases.length,
+        taskQueuedMs: median((phase) => phase.taskQueuedMs),
+        taskRunMs: median((phase) => phase.taskRunMs),
+        activityQueuedMs: median((phase) => phase.activityQueuedMs),
+      },
+    }),
+  };
 }
 
 /** The sum, or undefined when any part is unknown. */

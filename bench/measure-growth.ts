@@ -7,7 +7,7 @@ import { workflowIdOf } from './baseline-system';
 import { benchToolNames, growthOutputBytes } from './bench-tools';
 import { nowMs } from './clock';
 import { historySizeOf } from './history-size';
-import type { BenchWorkers } from './worker-group';
+import type { BenchWorkers } from './bench-workers';
 
 /** One long turn: `steps` tool calls of 32 KiB output each, then an answer. */
 export interface GrowthResult {

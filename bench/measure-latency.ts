@@ -82,7 +82,8 @@ export async function measureInterleaved(
     systems.map((system) => [system, { turns: [], timings: [] }]),
   );
   for (let index = 0; index < count; index++) {
-    const ordered = index % 2 === 0 ? systems : [...systems].reverse();
+    // Each system goes first in turn.
+    const ordered = systems.map((_, place) => systems[(place + index) % systems.length] as ApprovalSystem);
     for (const system of ordered) {
       const result = results.get(system);
       if (!result || 'error' in result) continue;

@@ -14,6 +14,7 @@ import { tollgateSearchAttributes } from '../src/dev/search-attributes';
 import { tollgateWorkflowBundleOptions } from '../src/worker';
 import type { ApprovalSystem, BenchTurn, FiguresKey } from './approval-system';
 import { BaselineSystem } from './baseline-system';
+import { HandLoopSystem } from './hand-loop-system';
 import { benchUsage, parseBenchOptions, UsageError, type BenchOptions, type DecisionChannel } from './bench-options';
 import {
   renderMarkdown,
@@ -32,6 +33,7 @@ import { waitPhasesOf, type WaitPhases } from './wait-phases';
 import { TollgateSystem } from './tollgate-system';
 import { WorkerChild } from './worker-child';
 import { WorkerGroup } from './worker-group';
+import type { BenchSystem } from './worker-messages';
 import { measureStoreCost } from './measure-store-cost';
 import { startSeaweedFs } from '../src/dev/seaweedfs';
 
@@ -122,12 +124,13 @@ async function main(): Promise<void> {
 
   try {
     progress('starting the Temporal dev server and bundling both workflows');
-    const [server, baselineBundle, tollgateBundle] = await Promise.all([
+    const [server, baselineBundle, handLoopBundle, tollgateBundle] = await Promise.all([
       startDevServer({
         searchAttributes: tollgateSearchAttributes,
         extraArgs: (process.env.TOLLGATE_BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean),
       }).then((server) => (resources.server = server)),
       bundle({ workflowsPath: require.resolve('./baseline-workflow') }, 'baseline', resources),
+      bundle({ workflowsPath: require.resolve('./hand-loop-workflow') }, 'hand-loop', resources),
       // The bundle createTollgateWorker builds for itself, with its workflow modules preloaded.
       bundle(tollgateWorkflowBundleOptions(), 'tollgate', resources),
     ]);
@@ -144,8 +147,8 @@ async function main(): Promise<void> {
       maxCachedWorkflows: options.maxCachedWorkflows,
       log: progress,
     };
-    progress(`starting both workers (maxCachedWorkflows ${options.maxCachedWorkflows}), each in its own process`);
-    const [baselineWorker, tollgateWorker] = await Promise.all([
+    progress(`starting the three workers (maxCachedWorkflows ${options.maxCachedWorkflows}), each in its own process`);
+    const [baselineWorker, handLoopWorker, tollgateWorker] = await Promise.all([
       WorkerChild.start({
         ...workerOptions,
         system: 'baseline',
@@ -154,17 +157,24 @@ async function main(): Promise<void> {
       }),
       WorkerChild.start({
         ...workerOptions,
+        system: 'handLoop',
+        taskQueue: 'bench-hand-loop',
+        bundlePath: handLoopBundle,
+      }),
+      WorkerChild.start({
+        ...workerOptions,
         system: 'tollgate',
         taskQueue: 'bench-tollgate',
         bundlePath: tollgateBundle,
       }),
     ]);
-    resources.workers.push(baselineWorker, tollgateWorker);
+    resources.workers.push(baselineWorker, handLoopWorker, tollgateWorker);
     const tollgate = new TollgateClient(client, 'bench-tollgate');
     // The systems as decided through one channel; all are always decided the same way. Tollgate with local
     // model steps runs on the same worker, its turns asking for them.
     const systemsDecidedBy = (channel: DecisionChannel, withLocalSteps = true): ApprovalSystem[] => [
       new BaselineSystem(client, 'bench-baseline', baselineWorker, channel),
+      new HandLoopSystem(client, model, 'bench-hand-loop', handLoopWorker, channel),
       new TollgateSystem(tollgate, model, tollgateWorker, channel),
       ...(withLocalSteps && options.modelSteps.includes('local')
         ? [new TollgateSystem(tollgate, model, tollgateWorker, channel, 'local')]
@@ -174,8 +184,18 @@ async function main(): Promise<void> {
     const decidedAsTheGatewayDoes: DecisionChannel = options.decisions.includes('update') ? 'update' : 'signal';
     const systems = systemsDecidedBy(decidedAsTheGatewayDoes, false);
 
-    const figures: Record<FiguresKey, SystemFigures> = { baseline: {}, tollgate: {}, tollgateLocalSteps: {} };
-    const completedTurns: Record<FiguresKey, BenchTurn[]> = { baseline: [], tollgate: [], tollgateLocalSteps: [] };
+    const figures: Record<FiguresKey, SystemFigures> = {
+      baseline: {},
+      handLoop: {},
+      tollgate: {},
+      tollgateLocalSteps: {},
+    };
+    const completedTurns: Record<FiguresKey, BenchTurn[]> = {
+      baseline: [],
+      handLoop: [],
+      tollgate: [],
+      tollgateLocalSteps: [],
+    };
 
     // Warm-up: the first turns pay for caches, JIT and connections; they are not measured.
     for (const system of systems) {
@@ -261,6 +281,8 @@ async function main(): Promise<void> {
             bytes: mean(sizes.map((size) => size.bytes)),
             largestPayloadBytes: largest.largestPayloadBytes,
             largestPayloadEvent: largest.largestPayloadEvent,
+            workflowTasks: mean(sizes.map((size) => size.workflowTasks ?? NaN)),
+            activities: mean(sizes.map((size) => size.activities ?? NaN)),
           };
         });
       }
@@ -337,21 +359,24 @@ async function main(): Promise<void> {
       progress(
         `scale-out: starting two more worker processes per system (bursts of ${options.scaleTurns} by ${channel})`,
       );
-      const pairOf = (system: 'baseline' | 'tollgate', bundlePath: string) =>
+      const pairOf = (system: BenchSystem, bundlePath: string) =>
         Promise.all(
           [1, 2].map(() =>
             WorkerChild.start({ ...workerOptions, system, taskQueue: `bench-${system}-scale`, bundlePath }),
           ),
         );
-      const [baselinePair, tollgatePair] = await Promise.all([
+      const [baselinePair, handLoopPair, tollgatePair] = await Promise.all([
         pairOf('baseline', baselineBundle),
+        pairOf('handLoop', handLoopBundle),
         pairOf('tollgate', tollgateBundle),
       ]);
-      resources.workers.push(...baselinePair, ...tollgatePair);
+      const pairs = [...baselinePair, ...handLoopPair, ...tollgatePair];
+      resources.workers.push(...pairs);
       const byWorkers: Record<1 | 2, ApprovalSystem[]> = {
         1: systemsDecidedBy(channel, false),
         2: [
           new BaselineSystem(client, 'bench-baseline-scale', new WorkerGroup(baselinePair), channel),
+          new HandLoopSystem(client, model, 'bench-handLoop-scale', new WorkerGroup(handLoopPair), channel),
           new TollgateSystem(
             new TollgateClient(client, 'bench-tollgate-scale'),
             model,
@@ -396,7 +421,7 @@ async function main(): Promise<void> {
         }
       }
       scaleOut = { channel, turns: options.scaleTurns, results };
-      await Promise.all([...baselinePair, ...tollgatePair].map((worker) => worker.stop()));
+      await Promise.all(pairs.map((worker) => worker.stop()));
     }
 
     let storeCost: BenchReport['storeCost'];
@@ -444,6 +469,7 @@ async function main(): Promise<void> {
       },
       options: { ...options, only: [...options.only] },
       baseline: figures.baseline,
+      handLoop: figures.handLoop,
       tollgate: figures.tollgate,
       ...(options.modelSteps.includes('local') && { tollgateLocalSteps: figures.tollgateLocalSteps }),
       growth,

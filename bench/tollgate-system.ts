@@ -5,7 +5,7 @@ import type { ApprovalSystem, BenchTurn } from './approval-system';
 import type { DecisionChannel, ModelStepsMode } from './bench-options';
 import { workflowIdOf } from './baseline-system';
 import { benchToolNames } from './bench-tools';
-import type { BenchWorkers } from './worker-group';
+import type { BenchWorkers } from './bench-workers';
 
 /**
  * Tollgate through its public client: `startTurn`, `pending`, and `decide` (update) or `sendDecision` (signal);

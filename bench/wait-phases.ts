@@ -60,3 +60,52 @@ export function waitPhasesOf(events: readonly HistoryEvent[]): WaitPhases {
   }
   return phases;
 }
+
+/**
+ * Where a decision's time went until its tool's activity started, read from its history: the workflow task that took
+ * the decision, waiting to be picked up (scheduled → started: the worker's workflow thread was busy) and running
+ * (started → completed), then the tool's activity waiting for a worker slot (scheduled → started). Undefined when the
+ * history holds no decided tool.
+ */
+export interface DecisionPhases {
+  /** The decision's workflow task, scheduled → started (ms). */
+  taskQueuedMs: number;
+  /** That workflow task, started → completed (ms). */
+  taskRunMs: number;
+  /** The tool's activity, scheduled → started (ms). */
+  activityQueuedMs: number;
+}
+
+/**
+ * The phases between the decision and the start of the first activity after it (the tool's, alone or with the next
+ * model step) in a history with one decision.
+ */
+export function decisionPhasesOf(events: readonly HistoryEvent[]): DecisionPhases | undefined {
+  const decided = events.findIndex(
+    (event) => event.workflowExecutionSignaledEventAttributes || event.workflowExecutionUpdateAcceptedEventAttributes,
+  );
+  if (decided < 0) return undefined;
+  const byId = new Map(events.map((event) => [String(event.eventId), event]));
+  const scheduledIndex = events.findIndex(
+    (event, index) => index > decided && event.activityTaskScheduledEventAttributes,
+  );
+  const scheduled = events[scheduledIndex];
+  if (!scheduled) return undefined;
+  const activityStarted = events.find(
+    (event) => String(event.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled.eventId),
+  );
+  // The workflow task that scheduled the tool: the last one completed before it.
+  const completed = events
+    .slice(0, scheduledIndex)
+    .reverse()
+    .find((event) => event.workflowTaskCompletedEventAttributes);
+  const attributes = completed?.workflowTaskCompletedEventAttributes;
+  const taskScheduled = byId.get(String(attributes?.scheduledEventId));
+  const taskStarted = byId.get(String(attributes?.startedEventId));
+  if (!completed || !taskScheduled || !taskStarted || !activityStarted) return undefined;
+  return {
+    taskQueuedMs: millisecondsOf(taskStarted) - millisecondsOf(taskScheduled),
+    taskRunMs: millisecondsOf(completed) - millisecondsOf(taskStarted),
+    activityQueuedMs: millisecondsOf(activityStarted) - millisecondsOf(scheduled),
+  };
+}

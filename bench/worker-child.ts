@@ -8,7 +8,7 @@ import {
   type BenchmarkMessage,
   type WorkerProcessMessage,
 } from './worker-messages';
-import type { BenchWorkers } from './worker-group';
+import type { BenchWorkers } from './bench-workers';
 
 /** Processes the benchmark itself is stopping, whose exit is expected. */
 const stopping = new WeakSet<ChildProcess>();
@@ -49,8 +49,11 @@ export class WorkerChild implements BenchWorkers {
         '--import',
         'tsx',
         '--expose-gc',
-        // Extra Node flags for both workers, to profile them (see bench/README.md).
-        ...(process.env.TOLLGATE_BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean),
+        // Extra Node flags for every worker, to profile them (see bench/README.md); {system} becomes the worker's.
+        ...(process.env.TOLLGATE_BENCH_WORKER_NODE_ARGS ?? '')
+          .split(' ')
+          .filter(Boolean)
+          .map((flag) => flag.replaceAll('{system}', options.system)),
       ],
       env: {
         ...process.env,

@@ -6,7 +6,7 @@ export type WorkerProcessMessage =
 export type BenchmarkMessage = { type: 'collect-garbage' } | { type: 'stop' };
 
 /** Which worker a process runs. */
-export type BenchSystem = 'baseline' | 'tollgate';
+export type BenchSystem = 'baseline' | 'handLoop' | 'tollgate';
 
 /** The settings a worker process reads from its environment. */
 export const workerEnvironment = {

@@ -5,6 +5,7 @@ import { createTollgateWorker } from '../src/worker';
 import type { BaselineActivities } from './baseline-activities';
 import { createBenchTools } from './bench-tools';
 import { nowMs } from './clock';
+import { createHandLoopActivities } from './hand-loop-activities';
 import { workerEnvironment, type BenchmarkMessage, type WorkerProcessMessage } from './worker-messages';
 
 function required(name: string): string {
@@ -33,13 +34,14 @@ async function main(): Promise<void> {
         return 'done';
       },
     };
+    const model = { baseURL: required(workerEnvironment.modelURL), apiKey: 'bench', model: 'tollgate-scripted' };
     const worker =
       system === 'tollgate'
         ? await createTollgateWorker({
             connection,
             taskQueue,
             tools: createBenchTools(reportToolStart),
-            model: { baseURL: required(workerEnvironment.modelURL), apiKey: 'bench', model: 'tollgate-scripted' },
+            model,
             workflowBundle,
             workerOptions: { maxCachedWorkflows },
           })
@@ -47,7 +49,7 @@ async function main(): Promise<void> {
             connection,
             taskQueue,
             workflowBundle,
-            activities: baselineActivities,
+            activities: system === 'handLoop' ? createHandLoopActivities(model, reportToolStart) : baselineActivities,
             maxCachedWorkflows,
           });
     await worker.runUntil(

@@ -13,6 +13,7 @@ import { createNotifyApproval } from './notify-approval';
 import type { ApprovalNotifier } from '../notifications/notification-types';
 import { createToolActivities } from './tools/tool-activities';
 import { createTurnActivities } from './turn/turn-activities';
+import { claimGrantThroughLedger, createGrantActivities, type GrantActivities } from './grants/grant-activities';
 import type { TurnActivities } from './turn-activity-types';
 
 /** Where the model is and which one to use. */
@@ -50,7 +51,9 @@ export function createActivities(options: {
   onToolApproval?: ToolApprovalPolicy;
   notifiers?: readonly ApprovalNotifier[];
   activityLimits?: TurnActivityLimits;
-}): TollgateActivities & TurnActivities {
+  /** Consult standing grants before asking a person (default true); see docs/asking-less.md. */
+  standingGrants?: boolean;
+}): TollgateActivities & TurnActivities & GrantActivities {
   // Temporal retries model calls with backoff; the client's own retries would multiply them.
   const client = new OpenAI({ baseURL: options.model.baseURL, apiKey: options.model.apiKey, maxRetries: 0 });
   const registry = Array.isArray(options.tools)
@@ -63,6 +66,7 @@ export function createActivities(options: {
     validateToolOutput: storingLargeOutputs(validateToolOutput, options.store),
     notifyApproval: createNotifyApproval(options.notifiers ?? []),
     awaitTurnOutcome,
+    ...createGrantActivities({ registry, policy: options.policy ?? {} }),
     ...createTurnActivities({
       registry,
       store: options.store,
@@ -72,6 +76,7 @@ export function createActivities(options: {
       ...(options.approvalSecret !== undefined && { approvalSecret: options.approvalSecret }),
       ...(options.onToolApproval && { onToolApproval: options.onToolApproval }),
       ...(options.activityLimits && { activityLimits: options.activityLimits }),
+      ...(options.standingGrants !== false && { claimGrant: claimGrantThroughLedger }),
     }),
   };
 }

@@ -4,6 +4,7 @@ import type { ContentStore } from '../store';
 import type { ToolRegistry } from '../tools';
 import type { ExecuteTool, ToolApprovalPolicy } from './activity-types';
 import type { ModelCall } from './model/call-model';
+import type { GrantClaimer } from './planning/plan-tool-calls';
 
 /** What the turn activities share: the tools, the store, the operator's policy, the model and the secrets. */
 export interface TurnActivityDependencies {
@@ -15,6 +16,8 @@ export interface TurnActivityDependencies {
   /** HMAC secret for approval requests, in the AI SDK's format. */
   approvalSecret?: string;
   onToolApproval?: ToolApprovalPolicy;
+  /** Claims a standing grant for a call that asks (the worker's grant ledger); grants are not consulted when absent. */
+  claimGrant?: GrantClaimer;
   /** Limits the worker's owner sets for the turn's activities. */
   activityLimits?: TurnActivityLimits;
 }

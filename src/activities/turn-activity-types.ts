@@ -16,6 +16,8 @@ export interface ModelStepInput {
   workflowId: string;
   /** 1-based. */
   step: number;
+  /** The turn's revision, once its first step recorded one: standing grants are claimed from revision 10. */
+  revision?: number;
   options: TurnOptions;
   /** What the model sees: the stored transcript and the messages after it. */
   transcript: TranscriptPointer;

@@ -8,6 +8,9 @@ import { temporalSettingsFromEnvironment } from '../client/temporal-settings';
 import { commandName } from './command-name';
 import { connectionProblemOf, TemporalUnavailableError, temporalUnavailableMessage } from './connection-problem';
 import { decideCommand } from './decide-command';
+import { listGrantsCommand, revokeGrantCommand } from './grants-command';
+import { z } from 'zod';
+import { allowSchema, type Allow } from '../protocol';
 import { editedInputOption } from './edited-input-option';
 import { followTurn } from './follow-turn';
 import { pendingCommand } from './pending-command';
@@ -47,6 +50,11 @@ Commands:
       --approver NAME         who decides (default: $USER)
       --input JSON            approve with these arguments instead of the model's (editors only)
       --input-file PATH       the same, read from a file (- for standard input)
+      --allow-for D           approve and allow: later calls of this tool run without asking for D (1h, 8h)
+      --uses N                approve and allow the next N calls (with or without --allow-for)
+      --allow-scope SCOPE     whose calls: conversation (default), requester or everyone
+  grants                    list standing grants: uses, expiry, who gave them (--json for all fields)
+  grants revoke <grantId>   revoke a grant: it covers nothing from now on
   status <turnId>           show a turn's state: what it waits for, what was decided
       --json                  the raw state, machine-readable
   policy check <file>       replay a candidate operator policy over the calls recorded in a window and print what
@@ -56,7 +64,7 @@ Commands:
       --json                  the replay, machine-readable
 
 Connection: TEMPORAL_ADDRESS (default localhost:7233), TEMPORAL_NAMESPACE, TOLLGATE_TASK_QUEUE (default tollgate).
-Without Temporal access, pending/approve/deny go through the approval gateway instead:
+Without Temporal access, pending/approve/deny go through the approval gateway instead (grants always do):
   --gateway URL / TOLLGATE_GATEWAY_URL and --token TOKEN / TOLLGATE_GATEWAY_TOKEN (the approver is the token's identity).`;
 
 async function main(): Promise<void> {
@@ -76,6 +84,9 @@ async function main(): Promise<void> {
       requester: { type: 'string' },
       input: { type: 'string' },
       'input-file': { type: 'string' },
+      'allow-for': { type: 'string' },
+      uses: { type: 'string' },
+      'allow-scope': { type: 'string' },
       gateway: { type: 'string' },
       token: { type: 'string' },
       since: { type: 'string' },
@@ -93,15 +104,24 @@ async function main(): Promise<void> {
     (file) => readFileSync(file === '-' ? 0 : file, 'utf8'),
   );
   if ('problem' in edited) throw new UsageError(edited.problem);
+  const allow = allowOption(values, command);
   const local = localDevGateway();
   const gatewayUrl = values.gateway || process.env.TOLLGATE_GATEWAY_URL || local?.url;
-  if (gatewayUrl && (command === 'pending' || command === 'approve' || command === 'deny')) {
+  if ((allow || command === 'grants') && !gatewayUrl) {
+    throw new UsageError('standing grants go through the approval gateway: --gateway URL or TOLLGATE_GATEWAY_URL');
+  }
+  if (gatewayUrl && (command === 'pending' || command === 'approve' || command === 'deny' || command === 'grants')) {
     const token =
       values.token || process.env.TOLLGATE_GATEWAY_TOKEN || (gatewayUrl === local?.url ? local.token : undefined);
     if (!token) throw new UsageError('the gateway needs a token: --token or TOLLGATE_GATEWAY_TOKEN');
     const gateway = new GatewayClient(gatewayUrl, token);
     if (command === 'pending') {
       await pendingCommand(gateway, { workflowId: values['workflow-id'], json: values.json });
+    } else if (command === 'grants') {
+      const [action, grantId] = rest;
+      if (action === undefined) await listGrantsCommand(gateway, { json: values.json });
+      else if (action === 'revoke' && grantId) await revokeGrantCommand(gateway, grantId);
+      else throw new UsageError(`grants takes no argument, or: ${commandName()} grants revoke <grantId>`);
     } else {
       const [approvalId] = rest;
       if (!approvalId) throw new UsageError(`${command} needs an approvalId (see: tollgate pending)`);
@@ -110,6 +130,7 @@ async function main(): Promise<void> {
         approved: command === 'approve',
         reason: values.reason,
         ...(edited.input !== undefined && { input: edited.input }),
+        ...(allow && { allow }),
       });
     }
     return;
@@ -271,6 +292,26 @@ main().catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });
+
+/** `--allow-for`, `--uses` and `--allow-scope` as the decision's `allow`, checked; undefined when none is given. */
+function allowOption(
+  values: { 'allow-for'?: string; uses?: string; 'allow-scope'?: string },
+  command: string,
+): Allow | undefined {
+  const given = values['allow-for'] !== undefined || values.uses !== undefined || values['allow-scope'] !== undefined;
+  if (!given) return undefined;
+  if (command !== 'approve') throw new UsageError('--allow-for, --uses and --allow-scope go with approve');
+  const parsed = allowSchema.safeParse({
+    ...(values['allow-for'] !== undefined && { for: values['allow-for'] }),
+    ...(values.uses !== undefined && { uses: Number(values.uses) }),
+    ...(values['allow-scope'] !== undefined && { scope: values['allow-scope'] }),
+  });
+  if (!parsed.success) throw new UsageError(`--allow-for/--uses/--allow-scope: ${z.prettifyError(parsed.error)}`);
+  if (parsed.data.for === undefined && parsed.data.uses === undefined) {
+    throw new UsageError('a grant is bounded: give --allow-for, --uses, or both');
+  }
+  return parsed.data;
+}
 
 /**
  * The gateway `npm run dev` started on this machine, if any: it leaves its address and a token in its state

@@ -1,4 +1,4 @@
-import type { ToolApprovalAuditEntry } from '../protocol';
+import type { Allow, StandingGrant, ToolApprovalAuditEntry } from '../protocol';
 import { ApprovalDecisionError, type ApprovalDecisionErrorCode } from './approval-decision-error';
 import type { PendingApprovalOfTurn } from './tollgate-client';
 
@@ -55,14 +55,24 @@ export class GatewayClient {
   /** Decides one approval as the token's identity. */
   async decide(
     approvalId: string,
-    decision: { approved: boolean; reason?: string; input?: unknown },
-  ): Promise<ToolApprovalAuditEntry> {
+    decision: { approved: boolean; reason?: string; input?: unknown; allow?: Allow },
+  ): Promise<ToolApprovalAuditEntry & { allowed?: StandingGrant }> {
     return (await this.request(
       'POST',
       `/v1/approvals/${encodeURIComponent(approvalId)}/decision`,
       decision,
       approvalId,
     )) as ToolApprovalAuditEntry;
+  }
+
+  /** The standing grants in force and those ended within a day. */
+  async grants(): Promise<StandingGrant[]> {
+    return ((await this.request('GET', '/v1/grants')) as { grants: StandingGrant[] }).grants;
+  }
+
+  /** Revokes a standing grant as the token's identity. */
+  async revokeGrant(grantId: string): Promise<StandingGrant> {
+    return (await this.request('DELETE', `/v1/grants/${encodeURIComponent(grantId)}`)) as StandingGrant;
   }
 
   private async request(method: string, path: string, body?: unknown, approvalId?: string): Promise<unknown> {

@@ -30,3 +30,10 @@ export {
 } from './temporal-settings';
 export { GatewayUnreachableError, isGatewayUnreachableError } from './gateway-client';
 export { newTurnId, TollgateClient, type Decision, type PendingApprovalOfTurn } from './tollgate-client';
+export {
+  GrantLedgerClient,
+  GrantLedgerError,
+  isGrantLedgerError,
+  newGrantId,
+  type GrantGiver,
+} from './grant-ledger-client';

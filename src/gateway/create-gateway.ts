@@ -2,6 +2,8 @@ import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { PersonDirectory } from '../identity';
 import { ApprovalDecisions } from './decisions/approval-decisions';
+import { StandingGrants } from './decisions/standing-grants';
+import { registerGrantRoutes } from './grants/grant-routes';
 import { registerApprovalRoutes } from './routes/approval-routes';
 import { registerAuditRoutes } from './routes/audit-routes';
 import { registerApprovalStatsRoutes } from './routes/approval-stats-routes';
@@ -82,15 +84,27 @@ export async function createGateway(gatewayOptions: GatewayOptions): Promise<Fas
     max: options.rateLimit?.decisionMax ?? 60,
     timeWindowMs: timeWindow,
   });
+  const logError = (error: unknown) =>
+    app.log.error({ err: error }, 'a decision attempt could not be written to the audit file');
+  const decisions = new ApprovalDecisions(options.tollgate, audit, {
+    people,
+    readTimeoutMs,
+    ...(options.signingKey && { signingKey: options.signingKey }),
+    logError,
+  });
   const context: GatewayContext = {
     tollgate: options.tollgate,
     audit,
     people,
-    decisions: new ApprovalDecisions(options.tollgate, audit, {
+    decisions,
+    grants: new StandingGrants({
+      decisions,
+      audit,
       people,
+      tollgate: options.tollgate,
       readTimeoutMs,
+      logError,
       ...(options.signingKey && { signingKey: options.signingKey }),
-      logError: (error) => app.log.error({ err: error }, 'a decision attempt could not be written to the audit file'),
     }),
     decisionLimiter,
     decisionRateLimit: createDecisionRateLimit(decisionLimiter),
@@ -108,6 +122,7 @@ export async function createGateway(gatewayOptions: GatewayOptions): Promise<Fas
   registerApprovalRoutes(app, context);
   registerAuditRoutes(app, context);
   registerApprovalStatsRoutes(app, context);
+  registerGrantRoutes(app, context);
   registerApprovalSuggestionsRoutes(app, context);
   for (const extension of options.extensions ?? []) await extension.register(app, context);
   app.setNotFoundHandler((request) => {

@@ -12,6 +12,7 @@ export {
 export { resolveMcpToolRules, type McpToolAnnotations, type ResolvedMcpToolRules } from './resolve-mcp-tool-rules';
 export { resolveApprovalRules, type CallerRules, type ResolvedApprovalRules } from './resolve-approval-rules';
 export { defaultWarnBeforeExpiryMs, resolveExpiryWarning, type ResolvedExpiryWarning } from './resolve-expiry-warning';
+export { resolveGrantLimits } from './resolve-grant-limits';
 export {
   askingOf,
   replayPolicy,

@@ -27,6 +27,16 @@ export const operatorRulesSchema = z.strictObject({
    * the approval timeout, at most 1 h, for timeouts of 10 minutes or more (see docs/expiry-and-analytics.md).
    */
   warnBeforeExpiry: z.union([durationSchema, z.literal(false)]).optional(),
+  /**
+   * Standing grants of this tool (docs/asking-less.md): `false` forbids them; `maxFor` and `maxUses` cap them (a
+   * grant must then have an end, or a use limit, within the cap). Allowed without a cap when absent.
+   */
+  grants: z
+    .union([
+      z.literal(false),
+      z.strictObject({ maxFor: durationSchema.optional(), maxUses: z.number().int().min(1).optional() }),
+    ])
+    .optional(),
 });
 export type OperatorRules = z.infer<typeof operatorRulesSchema>;
 

@@ -56,7 +56,7 @@ export function resolveMcpToolRules(options: {
             : annotations === undefined
               ? 'no annotations'
               : 'not read-only';
-  const { needsApproval, idempotent, approvalTimeout, onExpire, ...rules } = layered;
+  const { needsApproval, idempotent, approvalTimeout, onExpire, grants: _grants, ...rules } = layered;
   const approvalRules = Object.fromEntries(
     Object.entries(rules).filter(([, value]) => value !== undefined),
   ) as ApprovalRules;

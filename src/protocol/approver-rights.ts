@@ -27,7 +27,8 @@ export type ApproverRules = Partial<
  *   nobody's plain decision, so an unnamed person may decide there.
  * - approve: as deny, and the requester not when self-approval is not allowed.
  * - edit: as approve, and one of the `editors` (nobody when none), only on an approval one person settles.
- * - grant: as approve, named, and only on an approval one person settles (a grant is one person's decision).
+ * - grant: as approve, named, never by the requester, and only on an approval one person settles (a grant is one
+ *   person's decision).
  *
  * @example
  * approverRefusal('ap-1', { approvers: ['ana', 'bob'] }, 'eve', 'deny');
@@ -73,6 +74,10 @@ export function approverRefusal(
   }
   if (act === 'grant') {
     if (person === undefined) return `A grant that decides "${approvalId}" must name the person who grants it.`;
+    // Self-approval may be allowed for one call; a standing permission for one's own requests never is.
+    if (rules?.requester !== undefined && person === rules.requester) {
+      return `"${person}" may not grant for their own requests; someone else must.`;
+    }
     if (quorum > 1) {
       return `Approval "${approvalId}" needs ${quorum} approvers, so no one person's grant can decide it.`;
     }

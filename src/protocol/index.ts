@@ -111,6 +111,7 @@ export type {
   ApprovalRights,
   ContentRef,
   DecisionTrust,
+  GrantUse,
   IssuedApproval,
   PlannedModelStep,
   PlannedToolCall,
@@ -119,3 +120,46 @@ export type {
 } from './turn-plan';
 export { turnRevisions } from './turn-plan';
 export type { ApprovalNotice, ApprovalNoticeKind, NotificationReceipt } from './approval-notice';
+export {
+  conversationIdOf,
+  constraintHolds,
+  constraintSchemaProblem,
+  grantCoverProblem,
+  grantLimitProblem,
+  grantNamesTool,
+  grantRefusal,
+  grantedCallsKept,
+  type ArgumentConstraint,
+  type ClaimedCall,
+  type ClaimRights,
+  type GrantClaim,
+  type GrantedCallRecord,
+  type GrantLimits,
+  type Grantor,
+  type GrantScope,
+  type GrantTerms,
+  type StandingGrant,
+} from './standing-grant';
+export {
+  grantSignatureHolds,
+  grantSignaturePayload,
+  type GrantSignature,
+  type SignedGrantFields,
+} from './grant-signature';
+export {
+  allowSchema,
+  argumentConstraintSchema,
+  grantRequestSchema,
+  grantScopeSchema,
+  grantTermsSchema,
+  ledgerClaimInputSchema,
+  ledgerGrantInputSchema,
+  ledgerRevokeInputSchema,
+  termsOfAllow,
+  termsOfGrantRequest,
+  type Allow,
+  type GrantRequest,
+  type LedgerClaimInput,
+  type LedgerGrantInput,
+  type LedgerRevokeInput,
+} from './grant-request';

@@ -69,7 +69,8 @@ export interface PendingToolApproval {
 export type ApprovalOutcome = 'approved' | 'denied' | 'expired' | 'awaiting-quorum';
 
 /** How a decision reached the workflow. */
-export type DecisionChannel = 'signal' | 'update' | 'timeout' | 'auto-approve' | 'policy' | 'message' | 'superseded';
+export type DecisionChannel =
+  'signal' | 'update' | 'timeout' | 'auto-approve' | 'policy' | 'grant' | 'message' | 'superseded';
 
 /** One line of a turn's approval audit: what was asked, what was decided, by whom, when and how. */
 export interface ToolApprovalAuditEntry extends PendingToolApproval {
@@ -87,6 +88,8 @@ export interface ToolApprovalAuditEntry extends PendingToolApproval {
   editedInput?: unknown;
   /** Who changed the input (the approver of an edited approval). */
   editedBy?: string;
+  /** The standing grant that approved the call (`via: 'grant'`; `approver` is who gave it). */
+  grant?: { grantId: string; grantedBy: string };
 }
 
 /** What applying a decision did: recorded it, found it already recorded, or counted a vote towards a quorum. */

@@ -52,6 +52,22 @@ export interface IssuedApproval {
   notices?: ApprovalNoticePlan;
   /** The worker's `onToolApproval` policy already answered; no person is asked. */
   policy?: { approved: boolean; reason?: string };
+  /** A standing grant let the call through (turns from revision 10); no person is asked. */
+  grant?: GrantUse;
+}
+
+/** The grant that let one call through, and where its uses stood after this one. */
+export interface GrantUse {
+  /** `grant-<hex>`. */
+  grantId: string;
+  /** The person who gave it. */
+  grantedBy: string;
+  /** Uses counted, this one included. */
+  used: number;
+  /** Its use limit. */
+  uses?: number;
+  /** When it ends (ISO 8601). */
+  expiresAt?: string;
 }
 
 /** What happens to one tool call of a step. */
@@ -151,7 +167,14 @@ export const turnRevisions = {
    * who may decide it (`TollgateApprovers`) and who asked (`TollgateRequester`). @since 2026-11-25
    */
   inspectableTurns: 9,
-  current: 9,
+  /**
+   * a call a standing grant covers is approved by it at once ([Asking less](asking-less.md))
+   *
+   * Recorded at once, like a policy's answer (`IssuedApproval.grant`), with the grant and its giver in the audit,
+   * so approvers are not asked the same thing again and again (docs/asking-less.md). @since 2026-11-27
+   */
+  standingGrants: 10,
+  current: 10,
 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */

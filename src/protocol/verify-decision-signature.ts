@@ -87,6 +87,12 @@ export function hasValidDecisionSignature(decision: ToolApprovalDecision, keys: 
   return verifies(signature.value, decisionSignaturePayload(decision, signature.keyId, signature.signedAt), publicKey);
 }
 
+/** Whether `value` is a signature over `payload` by the trusted key `keyId` (standing grants verify through here). */
+export function signedByTrustedKey(keys: TrustedDecisionKeys, keyId: string, value: string, payload: string): boolean {
+  const publicKey = trustedKey(keys, keyId);
+  return publicKey !== undefined && verifies(value, payload, publicKey);
+}
+
 function trustedKey(keys: TrustedDecisionKeys, keyId: string): string | undefined {
   return Object.prototype.hasOwnProperty.call(keys, keyId) ? keys[keyId] : undefined;
 }

@@ -2,6 +2,15 @@
 // of your own may import — the workflows and the contract definitions, nothing with I/O.
 export { agentTurn } from './turn/agent-turn';
 export { conversation } from './conversation/conversation';
+export { tollgateGrantLedger } from './grants/grant-ledger';
+export {
+  claimGrantUpdate,
+  grantLedgerWorkflowId,
+  grantLedgerWorkflowType,
+  grantsQuery,
+  grantUpdate,
+  revokeGrantUpdate,
+} from './grants/grant-ledger-definitions';
 export {
   agentTurnEventsQuery,
   agentTurnStateQuery,

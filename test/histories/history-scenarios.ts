@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import type { TollgateClient } from '../../src/client';
+import { GrantLedgerClient, type TollgateClient } from '../../src/client';
 import type { ModelServer } from '../../src/dev/model-server';
 import type { ApprovalNotifier, NotificationReceipt } from '../../src/notifications/notification-types';
 import type { OperatorPolicy } from '../../src/policy';
@@ -668,6 +668,29 @@ const withoutMarker: HistoryScenario[] = [
       ]);
       await handle.result();
       await context.save(handle.workflowId);
+    },
+  },
+  {
+    // Revision 10: a standing grant covers the call that asks; the turn records the approval at once and runs it.
+    // The grant ledger's own history (a grant checked by its activity, then a claim) is saved beside it.
+    name: 'revision-10',
+    saves: ['revision-10', 'tollgate-grants/capture-revision-10'],
+    async run(context) {
+      const name = 'revision-10';
+      const ledger = new GrantLedgerClient(context.tollgate.client, context.tollgate.taskQueue);
+      await ledger.grant(
+        { person: 'ana' },
+        { tools: ['deleteFile'], scope: { type: 'requester', requester: 'carol' }, uses: 1 },
+        { grantId: 'grant-0000000000000010' },
+      );
+      scriptDeleteAndLookup(context.model, name);
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker(name)} go` }], requester: 'carol' },
+        { workflowId: name },
+      );
+      await handle.result();
+      await context.save(handle.workflowId);
+      await context.save(ledger.workflowId);
     },
   },
   {

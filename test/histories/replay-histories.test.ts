@@ -95,6 +95,9 @@ describe('committed workflow histories', () => {
         'retired-revision-6',
         // Revisions 7–9: edited arguments, the expiry warning's timer, the search attributes of inspection.
         'revision-9',
+        // Revision 10: a standing grant approves a call that asks; and the grant ledger that counted its use.
+        'revision-10',
+        'tollgate-grants/capture-revision-10',
       ]),
     );
   });
@@ -125,6 +128,25 @@ describe('committed workflow histories', () => {
     };
     expect(order('retired-approved')).toBe('after the tool');
     expect(order('retired-revision-2')).toBe('before the tool');
+  });
+
+  it('hold a call a standing grant approved (revision 10), and the ledger that checked the grant and counted its use', () => {
+    type Event = {
+      activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
+      workflowExecutionUpdateAcceptedEventAttributes?: { acceptedRequest?: { input?: { name?: string } } };
+    };
+    const events = (workflowId: string) =>
+      histories.find((entry) => entry.workflowId === workflowId)?.history.events as Event[];
+    const activities = (workflowId: string) =>
+      events(workflowId).flatMap((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? []);
+    // Nobody was asked: the covered call and the lookup ran, then the model answered.
+    expect(activities('revision-10')).toEqual(['runModelStep', 'runTool', 'runTool', 'runModelStep']);
+    expect(activities('tollgate-grants/capture-revision-10')).toEqual(['checkGrantTerms']);
+    expect(
+      events('tollgate-grants/capture-revision-10').flatMap(
+        (event) => event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name ?? [],
+      ),
+    ).toEqual(['grant', 'claimGrant']);
   });
 
   it("hold both ways of running a step's last tool: alone before revision 3, with the next model step since", () => {

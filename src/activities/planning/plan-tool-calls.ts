@@ -1,13 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import {
+  conversationIdOf,
   formatApprovalId,
+  type GrantClaim,
+  type LedgerClaimInput,
   type IssuedApproval,
   type ModelMessage,
   type PlannedToolCall,
   type ToolCallPart,
 } from '../../protocol';
-import { resolveApprovalRules, type CallerRules, type OperatorPolicy } from '../../policy';
+import { resolveApprovalRules, resolveGrantLimits, type CallerRules, type OperatorPolicy } from '../../policy';
 import type { Tool, ToolRegistry } from '../../tools';
 import type { InvalidToolCall, ToolApprovalPolicy } from '../activity-types';
 import { inputDigestOf, signToolApproval } from './approval-signature';
@@ -29,7 +32,16 @@ export interface PlanningContext {
   messages: ModelMessage[];
   /** Sentences for the turn's events. */
   notes: string[];
+  /** The model step (1-based) being planned: with the call's place in it, it names the call's grant claim. */
+  step?: number;
+  /** Claims a standing grant for a call that asks (turns from revision 10); absent where grants are not consulted. */
+  claimGrant?: GrantClaimer;
+  /** Set where decisions must be signed: only grants signed by one of these gateway keys cover a call. */
+  grantKeys?: Record<string, string>;
 }
+
+/** Asks the grant ledger to let one call through (see `GrantLedgerClient.claim`). */
+export type GrantClaimer = (input: LedgerClaimInput) => Promise<GrantClaim>;
 
 /**
  * Decides the fate of each call of a step: refused (the model reads why), run at once, or held for
@@ -79,6 +91,7 @@ export async function planToolCalls(
     }
   }
   await consultPolicy(plans, context);
+  await claimGrants(plans, context);
   return plans;
 }
 
@@ -167,6 +180,45 @@ async function consultPolicy(plans: PlannedToolCall[], context: PlanningContext)
       else if (answer !== 'ask' && (answer as { decision?: unknown })?.decision !== 'ask') {
         context.notes.push(
           `onToolApproval answered ${JSON.stringify(answer)} for ${plan.call.toolName}; a person is asked.`,
+        );
+      }
+    }),
+  );
+}
+
+/**
+ * Lets a standing grant answer each call that still asks: the ledger counts one use per call, across every worker. The
+ * claim id names the call's place in this step of this turn, so a retried step counts it once. A quorum call is never
+ * claimed (no one person may decide it); a ledger that cannot be reached leaves the call to a person.
+ */
+async function claimGrants(plans: PlannedToolCall[], context: PlanningContext): Promise<void> {
+  const claim = context.claimGrant;
+  if (!claim || context.step === undefined) return;
+  await Promise.all(
+    plans.map(async (plan, index) => {
+      if (plan.kind !== 'ask' || plan.approval.policy || (plan.approval.rights?.quorum ?? 1) > 1) return;
+      const approvers = plan.approval.rights?.approvers;
+      try {
+        const answer = await claim({
+          claimId: `${context.workflowId}#${context.step}#${index}`,
+          call: {
+            workflowId: context.workflowId,
+            conversationId: conversationIdOf(context.workflowId),
+            ...(context.requester !== undefined && { requester: context.requester }),
+            toolName: plan.call.toolName,
+            input: plan.call.input,
+            inputDigest: plan.approval.inputDigest,
+          },
+          rights: { ...(approvers && { approvers }), quorum: 1 },
+          limits: resolveGrantLimits(context.policy, plan.call.toolName),
+          ...(context.grantKeys !== undefined && { trustedKeys: context.grantKeys }),
+        });
+        if (!answer.covered) return;
+        const { covered: _covered, ...use } = answer;
+        plan.approval.grant = use;
+      } catch (error) {
+        context.notes.push(
+          `The standing grants could not be consulted for ${plan.call.toolName} (${(error as Error).message}); a person is asked.`,
         );
       }
     }),

@@ -1,3 +1,4 @@
+import { turnRevisions } from '../../protocol';
 import { appendTranscript, resolveStoredContent } from '../../store';
 import { boundAnswerText } from '../model/bound-answer-text';
 import { boundToolArguments } from '../model/bound-tool-arguments';
@@ -16,7 +17,7 @@ import type { TurnActivityDependencies } from '../turn-activity-dependencies';
  */
 export async function runModelStep(
   dependencies: TurnActivityDependencies,
-  { workflowId, options, transcript }: ModelStepInput,
+  { workflowId, step, revision, options, transcript }: ModelStepInput,
   heartbeat: StepHeartbeat,
 ): Promise<ModelStepOutput> {
   const { registry, store } = dependencies;
@@ -41,6 +42,12 @@ export async function runModelStep(
   const bounded = boundToolArguments(boundAnswerText(answer.content), answer.invalidToolCalls);
   const modelStep = { ...answer, ...bounded };
   const context = planningContextOf(workflowId, checked, messages, dependencies);
+  // Turns planned before revision 10 never take grants: their workflow code would wait for a person regardless.
+  if (dependencies.claimGrant && (revision ?? turnRevisions.current) >= turnRevisions.standingGrants) {
+    context.step = step;
+    context.claimGrant = dependencies.claimGrant;
+    if (settings.trust.requireSigned) context.grantKeys = { ...settings.trust.keys };
+  }
   const { calls, content } = await planStepCalls(modelStep.content, modelStep.invalidToolCalls, input, context);
   const head = await appendTranscript(store, transcript.head, [...transcript.tail, { role: 'assistant', content }]);
   return {

@@ -39,6 +39,16 @@ export interface DecisionAttempt {
   outcome: DecisionAttemptOutcome;
   /** Why it was refused or failed: the problem kind and its detail. */
   refusal?: { code: string; detail: string };
+  /**
+   * Set on a standing grant given or revoked (docs/asking-less.md), not a decision on one call: `approvalId` is the
+   * approval it was given with, or `grant:<grantId>`; `approved` is true for a grant, false for a revocation.
+   */
+  grant?: {
+    action: 'grant' | 'revoke';
+    grantId?: string;
+    /** What it covers: tools or an MCP server, scope, time and uses, as one line. */
+    summary?: string;
+  };
 }
 
 /** Which attempts to list. */

@@ -7,6 +7,7 @@ export const problemKinds = {
   'not-found': { status: 404, title: 'Not found' },
   'unknown-turn': { status: 404, title: 'Unknown turn' },
   'unknown-approval': { status: 404, title: 'Unknown approval' },
+  'unknown-grant': { status: 404, title: 'Unknown grant' },
   conflict: { status: 409, title: 'Already decided differently' },
   expired: { status: 409, title: 'Approval expired' },
   'turn-closed': { status: 409, title: 'Turn closed' },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentTurnInputSchema } from '../../protocol';
+import { agentTurnInputSchema, allowSchema } from '../../protocol';
 
 // Every schema is strict: an unknown key is a mistake worth a 400, never something to drop. The
 // approver and the requester are not fields at all: they are the identity of the bearer token.
@@ -61,8 +61,17 @@ export const decisionBodySchema = z
     reason: reasonSchema,
     argumentsDigest: argumentsDigestSchema,
     input: editedInputSchema,
+    allow: allowSchema
+      .optional()
+      .describe(
+        'Approve and allow: later calls like this one run without asking, within these bounds (docs/asking-less.md). Only with `approved: true`.',
+      ),
   })
-  .refine((body) => body.input === undefined || body.approved, inputOnlyWhenApproved);
+  .refine((body) => body.input === undefined || body.approved, inputOnlyWhenApproved)
+  .refine((body) => body.allow === undefined || body.approved, {
+    message: '`allow` goes with an approval (`approved: true`), never a denial.',
+    path: ['allow'],
+  });
 export type DecisionBody = z.infer<typeof decisionBodySchema>;
 
 /** `POST /v1/turns/:workflowId/decisions`: several decisions on one turn, applied all or none. */
@@ -86,6 +95,11 @@ export type BatchDecisionBody = z.infer<typeof batchDecisionBodySchema>;
 
 /** Path parameters naming a turn. */
 export const turnParamsSchema = z.strictObject({ workflowId: workflowIdSchema });
+
+/** Path parameters naming a standing grant. */
+export const grantParamsSchema = z.strictObject({
+  grantId: z.string().regex(/^grant-[0-9a-f]{8,32}$/, 'a grant id (grant-<hex>)'),
+});
 
 /** Path parameters naming an approval. */
 export const approvalParamsSchema = z.strictObject({ approvalId: approvalIdSchema });

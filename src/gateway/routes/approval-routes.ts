@@ -62,12 +62,12 @@ export function registerApprovalRoutes(app: FastifyInstance, context: GatewayCon
     const caller = requireScope(request, 'approvals:decide');
     parseInput(emptyQuerySchema, request.query, 'query');
     const { approvalId } = parseInput(approvalParamsSchema, request.params, 'params');
-    const { input, ...body } = parseInput(decisionBodySchema, request.body, 'body');
-    return context.decisions.decideOne(
-      { person: caller.person, identity: `token:${caller.person}` },
-      // Parsed from a JSON body, so JSON by construction.
-      { approvalId, ...body, ...(input !== undefined && { input: input as DecisionRequest['input'] }) },
-    );
+    const { input, allow, ...body } = parseInput(decisionBodySchema, request.body, 'body');
+    const actor = { person: caller.person, identity: `token:${caller.person}` };
+    // Parsed from a JSON body, so JSON by construction.
+    const decision = { approvalId, ...body, ...(input !== undefined && { input: input as DecisionRequest['input'] }) };
+    if (allow) return context.grants.approveAndAllow(actor, decision, allow);
+    return context.decisions.decideOne(actor, decision);
   });
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { grantRequestSchema } from '../../protocol';
 import { approvalStatsQuerySchema } from './approval-stats-routes';
 import { approvalSuggestionsQuerySchema } from './approval-suggestions-routes';
 import { turnContentParamsSchema } from './turn-content';
@@ -7,6 +8,7 @@ import {
   auditQuerySchema,
   batchDecisionBodySchema,
   decisionBodySchema,
+  grantParamsSchema,
   listApprovalsQuerySchema,
   startTurnBodySchema,
   turnParamsSchema,
@@ -217,7 +219,12 @@ const auditEntry: JsonSchema = {
         reason: { type: 'string' },
         approver: { type: 'string' },
         decidedAt: { type: 'string', format: 'date-time' },
-        via: { enum: ['signal', 'update', 'timeout', 'auto-approve', 'policy', 'message'] },
+        via: { enum: ['signal', 'update', 'timeout', 'auto-approve', 'policy', 'grant', 'message', 'superseded'] },
+        grant: {
+          type: 'object',
+          description: 'The standing grant that approved the call (`via: grant`).',
+          properties: { grantId: { type: 'string' }, grantedBy: { type: 'string' } },
+        },
       },
     },
   ],
@@ -360,12 +367,56 @@ export function openApiDocument(): JsonSchema & { paths: Record<string, Record<s
           parameters: parametersOf(approvalParamsSchema, 'path'),
           requestBody: body(decisionBodySchema),
           responses: {
-            '200': { description: 'The recorded decision.', ...json(reference('AuditEntry')) },
-            '403': problem('The approver may not decide this approval.'),
+            '200': {
+              description: 'The recorded decision; with `allow`, also the grant it gave (`allowed`).',
+              ...json({
+                allOf: [reference('AuditEntry'), { type: 'object', properties: { allowed: reference('Grant') } }],
+              }),
+            },
+            '403': problem(
+              'The approver may not decide this approval, or (with `allow`) may not grant: a quorum, their own request, the policy.',
+            ),
             '404': problem('Unknown approval or turn.'),
             '409': problem('Already decided differently, expired, or the turn is closed; `detail` says which.'),
             ...commonProblems,
             ...bodyProblems,
+          },
+        },
+      },
+      '/v1/grants': {
+        get: {
+          summary:
+            'Standing grants in force, and those that ended within a day, newest first. Needs `approvals:decide`.',
+          responses: {
+            '200': {
+              description: 'The grants, with their use count, expiry, giver and the newest calls they let through.',
+              ...json({ type: 'object', properties: { grants: { type: 'array', items: reference('Grant') } } }),
+            },
+            ...commonProblems,
+          },
+        },
+        post: {
+          summary:
+            'Give a standing grant without deciding an approval: calls it covers run without asking. The worker checks the giver may decide those calls, alone, for someone else, within the policy.',
+          requestBody: body(grantRequestSchema),
+          responses: {
+            '201': { description: 'The grant as recorded.', ...json(reference('Grant')) },
+            '403': problem(
+              'Refused by the rules; `detail` says why (not an approver, a quorum tool, the policy, a constraint that does not fit the tool).',
+            ),
+            ...commonProblems,
+            ...bodyProblems,
+          },
+        },
+      },
+      '/v1/grants/{grantId}': {
+        delete: {
+          summary: 'Revoke a grant: it covers nothing from the moment this answers.',
+          parameters: parametersOf(grantParamsSchema, 'path'),
+          responses: {
+            '200': { description: 'The grant, revoked.', ...json(reference('Grant')) },
+            '404': problem('No such grant.'),
+            ...commonProblems,
           },
         },
       },
@@ -441,6 +492,26 @@ export function openApiDocument(): JsonSchema & { paths: Record<string, Record<s
             ignoredDecisions: { type: 'array', items: { type: 'object' } },
           },
         },
+        Grant: {
+          type: 'object',
+          required: ['grantId', 'scope', 'grantedBy', 'grantedAt', 'used'],
+          properties: {
+            grantId: { type: 'string' },
+            tools: { type: 'array', items: { type: 'string' } },
+            mcpServer: { type: 'string' },
+            scope: { type: 'object' },
+            constraints: { type: 'array', items: { type: 'object' } },
+            grantedBy: { type: 'string' },
+            grantedAt: { type: 'string', format: 'date-time' },
+            expiresAt: { type: 'string', format: 'date-time' },
+            uses: { type: 'integer' },
+            used: { type: 'integer' },
+            revokedAt: { type: 'string', format: 'date-time' },
+            revokedBy: { type: 'string' },
+            fromApprovalId: { type: 'string' },
+            calls: { type: 'array', items: { type: 'object' } },
+          },
+        },
         DecisionAttempt: {
           type: 'object',
           required: ['at', 'approver', 'channel', 'approvalId', 'approved', 'outcome'],
@@ -456,6 +527,15 @@ export function openApiDocument(): JsonSchema & { paths: Record<string, Record<s
             refusal: {
               type: 'object',
               properties: { code: { type: 'string' }, detail: { type: 'string' } },
+            },
+            grant: {
+              type: 'object',
+              description: 'Set on a standing grant given or revoked.',
+              properties: {
+                action: { enum: ['grant', 'revoke'] },
+                grantId: { type: 'string' },
+                summary: { type: 'string' },
+              },
             },
           },
         },

@@ -3,6 +3,7 @@ import type {
   ApprovalRights,
   DecisionChannel,
   DecisionTrust,
+  GrantUse,
   IgnoredDecisionCause,
   IgnoredToolApprovalDecision,
   PendingToolApproval,
@@ -354,6 +355,24 @@ export class ApprovalBook {
   }
 
   /**
+   * Records the approval of a call a person's standing grant covered: the grant's giver is the approver, the reason
+   * names the grant and where its uses stand, and the entry carries the grant for every audit that reads it.
+   */
+  decideByGrant(approval: PendingToolApproval, grant: GrantUse, now: Date): ToolApprovalAuditEntry {
+    const { outcome: _outcome, ...entry } = this.apply(
+      { approvalId: approval.approvalId, approved: true, approver: grant.grantedBy, reason: grantReason(grant) },
+      'grant',
+      now,
+    );
+    const recorded: ToolApprovalAuditEntry = {
+      ...entry,
+      grant: { grantId: grant.grantId, grantedBy: grant.grantedBy },
+    };
+    this.decided.set(approval.approvalId, recorded);
+    return recorded;
+  }
+
+  /**
    * Records a signal the turn did not act on (a decision or another message a sender wrote), in a size-capped
    * summary; beyond the most recent few only a count is kept.
    */
@@ -365,6 +384,13 @@ export class ApprovalBook {
     this.ignoredDecisions.push({ received: summarise(received), cause, message, receivedAt: now.toISOString() });
     this.onChange();
   }
+}
+
+/** What the model and the audit read about a call a grant let through. */
+export function grantReason(grant: GrantUse): string {
+  const left = grant.uses !== undefined ? `, use ${grant.used} of ${grant.uses}` : '';
+  const until = grant.expiresAt !== undefined ? `, until ${grant.expiresAt}` : '';
+  return `Approved by standing grant ${grant.grantId} from ${grant.grantedBy}${left}${until}.`;
 }
 
 /**

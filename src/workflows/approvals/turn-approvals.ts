@@ -33,6 +33,8 @@ export class TurnApprovals {
     workflowId: string,
     private readonly events: TurnEventLog,
     private readonly currentStep: () => number,
+    /** Whether a standing grant may decide a call (turns from revision 10). */
+    private readonly takesGrants: () => boolean = () => false,
   ) {
     this.book = new ApprovalBook(workflowId);
   }
@@ -62,6 +64,8 @@ export class TurnApprovals {
     this.note('approval-requested', pending);
     if (approval.policy) {
       this.book.decideWithoutPerson(pending, approval.policy, 'policy', now);
+    } else if (approval.grant && this.takesGrants()) {
+      this.book.decideByGrant(pending, approval.grant, now);
     } else if (this.supersededReason !== undefined) {
       this.book.decideWithoutPerson(pending, { approved: false, reason: this.supersededReason }, 'superseded', now);
     }

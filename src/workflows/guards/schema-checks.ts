@@ -4,7 +4,14 @@
 // that waits for an approval never needs them; a client tool's output or a conversation's message does.
 import { ApplicationFailure } from '@temporalio/workflow';
 import { z } from 'zod';
-import { sendMessageInputSchema, submitToolOutputInputSchema, type SubmitToolOutputInput } from '../../protocol';
+import {
+  ledgerClaimInputSchema,
+  ledgerGrantInputSchema,
+  ledgerRevokeInputSchema,
+  sendMessageInputSchema,
+  submitToolOutputInputSchema,
+  type SubmitToolOutputInput,
+} from '../../protocol';
 import { toolOutputErrorTypes } from '../definitions';
 
 /** A client's `submitToolOutput` input, parsed, or a non-retryable rejection that says what is wrong. */
@@ -26,6 +33,23 @@ export function checkSendMessage(message: unknown): void {
     throw ApplicationFailure.nonRetryable(
       `Invalid sendMessage input: ${z.prettifyError(check.error)}`,
       'InvalidMessage',
+    );
+  }
+}
+
+/** Rejects a grant ledger update whose input does not match its schema (the ledger's validators call this). */
+export function checkLedgerInput(kind: 'grant' | 'claimGrant' | 'revokeGrant', input: unknown): void {
+  const schema =
+    kind === 'grant'
+      ? ledgerGrantInputSchema
+      : kind === 'claimGrant'
+        ? ledgerClaimInputSchema
+        : ledgerRevokeInputSchema;
+  const check = schema.safeParse(input);
+  if (!check.success) {
+    throw ApplicationFailure.nonRetryable(
+      `Invalid ${kind} input: ${z.prettifyError(check.error)}`,
+      'InvalidGrantInput',
     );
   }
 }

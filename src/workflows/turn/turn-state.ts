@@ -44,7 +44,12 @@ export interface Settling {
 export class TurnState {
   readonly workflowId = workflowInfo().workflowId;
   readonly events = new TurnEventLog();
-  readonly approvals = new TurnApprovals(this.workflowId, this.events, () => this.steps);
+  readonly approvals = new TurnApprovals(
+    this.workflowId,
+    this.events,
+    () => this.steps,
+    () => this.revision() >= turnRevisions.standingGrants,
+  );
   readonly outputs = new ClientToolOutputs();
   readonly visibility = new TurnVisibility(this.workflowId, workflowInfo().parent?.workflowId, {
     picture: () => ({
@@ -191,7 +196,13 @@ export class TurnState {
 
   stepInput(): ModelStepInput {
     const { messages: _messages, transcript: _transcript, ...options } = this.input;
-    return { workflowId: this.workflowId, step: this.steps, options, transcript: this.transcript };
+    return {
+      workflowId: this.workflowId,
+      step: this.steps,
+      ...(this.settings !== undefined && { revision: this.revision() }),
+      options,
+      transcript: this.transcript,
+    };
   }
 
   result(): AgentTurnResult {

@@ -215,6 +215,8 @@ describe('approval gateway HTTP rules', () => {
       '/v1/approvals/{approvalId}',
       '/v1/approvals/{approvalId}/decision',
       '/v1/audit',
+      '/v1/grants',
+      '/v1/grants/{grantId}',
       '/v1/turns',
       '/v1/turns/{workflowId}',
       '/v1/turns/{workflowId}/content/{ref}',

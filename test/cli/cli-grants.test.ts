@@ -1,0 +1,95 @@
+import os from 'node:os';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import {
+  createTestEnvironment,
+  uniqueMarker,
+  waitFor,
+  waitForPending,
+  type TestEnvironment,
+} from '../support/test-environment';
+import { createTestTools } from '../support/test-tools';
+import { startGateway, testTokens, type RunningGateway } from '../gateway/gateway-fixture';
+
+const execFileAsync = promisify(execFile);
+const cliPath = path.resolve(__dirname, '../../bin/tollgate.js');
+const { tools, runs } = createTestTools();
+let environment: TestEnvironment;
+let gateway: RunningGateway;
+
+beforeAll(async () => {
+  environment = await createTestEnvironment({ tools });
+  gateway = await startGateway(environment.tollgate);
+});
+afterAll(async () => {
+  await gateway?.close();
+  await environment?.close();
+});
+
+async function tollgate(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  const env = {
+    ...process.env,
+    TEMPORAL_ADDRESS: environment.address,
+    TOLLGATE_TASK_QUEUE: environment.taskQueue,
+    TOLLGATE_STATE_DIR: path.join(os.tmpdir(), 'tollgate-cli-grants-state'),
+    TOLLGATE_GATEWAY_URL: gateway.url,
+    TOLLGATE_GATEWAY_TOKEN: testTokens.ana,
+    npm_command: '',
+  };
+  try {
+    const { stdout, stderr } = await execFileAsync(process.execPath, [cliPath, ...args], { env });
+    return { stdout, stderr, code: 0 };
+  } catch (error) {
+    const failed = error as { stdout: string; stderr: string; code: number };
+    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
+  }
+}
+
+describe('tollgate CLI and standing grants', () => {
+  it('approves and allows, lists the grant with its uses, and revokes it', async () => {
+    const marker = uniqueMarker();
+    environment.model.scriptFor(
+      marker,
+      { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: 'one' } }] },
+      { toolCalls: [{ id: `${marker}-2`, name: 'deleteFile', arguments: { path: 'two' } }] },
+      { text: 'done' },
+    );
+    const handle = await environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${marker} clean` }],
+      requester: 'bob',
+    });
+    const [approval] = await waitForPending(handle, 1);
+    const approved = await tollgate('approve', approval!.approvalId, '--allow-for', '1h', '--uses', '10');
+    expect(approved).toMatchObject({ code: 0 });
+    expect(approved.stdout).toMatch(/deleteFile approved by ana/);
+    expect(approved.stdout).toMatch(
+      /Allowed from now on: grant-[0-9a-f]+ · deleteFile for conversation turn-\S+ · 0\/10 uses · until \S+ · by ana · in force/,
+    );
+    const result = await handle.result();
+    expect(result.audit.map((entry) => entry.via)).toEqual(['update', 'grant']);
+    expect(runs.filter((run) => run.toolCallId.startsWith(marker))).toHaveLength(2);
+
+    const grantId = /grant-[0-9a-f]+/.exec(approved.stdout)?.[0] as string;
+    const listed = await waitFor(
+      () => tollgate('grants'),
+      (answer) => answer.stdout.includes('1/10 uses'),
+    );
+    expect(listed.stdout).toContain(grantId);
+    const revoked = await tollgate('grants', 'revoke', grantId);
+    expect(revoked.stdout).toBe(`${grantId} revoked by ana: it covers nothing from now on.\n`);
+    expect((await tollgate('grants')).stdout).toMatch(new RegExp(`${grantId} .* · revoked by ana`));
+  });
+
+  it('says what is wrong with an allow option, and a refused grant, without a stack trace', async () => {
+    const bounded = await tollgate('approve', 'some-approval', '--allow-scope', 'everyone');
+    expect(bounded.code).not.toBe(0);
+    expect(bounded.stderr).toMatch(/a grant is bounded: give --allow-for, --uses, or both/);
+    const denied = await tollgate('deny', 'some-approval', '--uses', '3');
+    expect(denied.stderr).toMatch(/--allow-for, --uses and --allow-scope go with approve/);
+    const unknown = await tollgate('grants', 'revoke', 'grant-00000000');
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toMatch(/No grant "grant-00000000"/);
+    expect(unknown.stderr).not.toMatch(/\n\s+at /);
+  });
+});
