@@ -35,6 +35,7 @@ export {
 } from './protocol';
 export { contentStoreFromEnvironment, FileContentStore, type ContentStore } from './store';
 export { defineTool, type Tool, type ToolDefinition } from './tools';
+export { defineAgentTool, type AgentToolDefinition } from './tools';
 export {
   connectMcpServers,
   mcpServersFromEnvironment,

@@ -113,6 +113,7 @@ export type {
   IssuedApproval,
   PlannedModelStep,
   PlannedToolCall,
+  SubAgentPlan,
   TranscriptPointer,
   TurnSettings,
 } from './turn-plan';

@@ -54,11 +54,34 @@ export interface IssuedApproval {
   policy?: { approved: boolean; reason?: string };
 }
 
+/**
+ * A sub-agent a call runs (turn revision 12): the workflow starts a child `agentTurn` with these settings instead
+ * of running a tool in an activity, and the child's final answer is the call's output.
+ */
+export interface SubAgentPlan {
+  /** The agent tool's name: the child's place in the path ("researcher → writeFile"). */
+  name: string;
+  /** The child's system message. */
+  instructions: string;
+  /** The worker's tools the child may call. */
+  tools: string[];
+  /** The child's model settings (`ModelSettings`); the parent's when absent. */
+  model?: { model?: string; temperature?: number; maxOutputTokens?: number };
+  /** The child's most model calls (within what the tree has left). */
+  maxSteps?: number;
+}
+
 /** What happens to one tool call of a step. */
 export type PlannedToolCall =
   | { kind: 'reject'; call: ToolCallPart; error: string }
-  | { kind: 'run'; call: ToolCallPart; executor: 'worker' | 'client'; autoApproved?: IssuedApproval }
-  | { kind: 'ask'; call: ToolCallPart; executor: 'worker' | 'client'; approval: IssuedApproval }
+  | {
+      kind: 'run';
+      call: ToolCallPart;
+      executor: 'worker' | 'client';
+      autoApproved?: IssuedApproval;
+      agent?: SubAgentPlan;
+    }
+  | { kind: 'ask'; call: ToolCallPart; executor: 'worker' | 'client'; approval: IssuedApproval; agent?: SubAgentPlan }
   | { kind: 'provider'; call: ToolCallPart; approval: IssuedApproval; autoApproved: boolean };
 
 /** Whose signatures make a decision count. */
@@ -100,7 +123,8 @@ export const turnRevisions = {
   editedInputOnApproval: 7,
   expiryWarnings: 8,
   inspectableTurns: 9,
-  current: 9,
+  subAgentsAsChildWorkflows: 12,
+  current: 12,
 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */
@@ -134,6 +158,8 @@ export interface TurnSettings {
    * timer of its own beside the reminder's.
    * 9: the turn's search-attribute upserts also say which tools wait (`TollgateWaitingTools`), who may decide
    * (`TollgateApprovers`) and who asked (`TollgateRequester`).
+   * 12: a call of an agent tool (`defineAgentTool`) runs as a child `agentTurn` started from the turn's workflow code
+   * (`<parent id>/<agent>-<n>`), not as an activity (docs/sub-agents.md).
    */
   revision?: number;
 }

@@ -1,3 +1,4 @@
+export { agentToolInputSchema, defineAgentTool, type AgentToolDefinition } from './define-agent-tool';
 export { defineTool, type Tool, type ToolDefinition, type ToolExecutionContext } from './define-tool';
 export {
   approvalRequirementOf,
