@@ -110,6 +110,19 @@ export default tseslint.config(
     },
   },
   {
+    // A sender's value is never turned into text by its own methods: String() or a template of an object calls
+    // its toString/valueOf, which a JSON payload can name ({"toString": "x"}) and make throw in every task.
+    files: ['src/workflows/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-base-to-string': ['error', { checkUnknown: true }],
+      '@typescript-eslint/restrict-template-expressions': [
+        'error',
+        { allowNumber: true, allowBoolean: true, allowNullish: true, allowAny: false, allowNever: false },
+      ],
+      '@typescript-eslint/restrict-plus-operands': 'error',
+    },
+  },
+  {
     // The lazily loaded schema checks are the only workflow module that builds schemas.
     files: ['src/workflows/guards/schema-checks.ts'],
     rules: { 'no-restricted-imports': 'off' },

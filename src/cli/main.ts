@@ -11,6 +11,13 @@ import { decideCommand } from './decide-command';
 import { editedInputOption } from './edited-input-option';
 import { followTurn } from './follow-turn';
 import { pendingCommand } from './pending-command';
+import {
+  defaultReplayTurnLimit,
+  maximumReplayTurnLimit,
+  policyCheckCommand,
+  readCandidatePolicy,
+  replayWindowStart,
+} from './policy-check-command';
 import { runCommand } from './run-command';
 import { statusCommand } from './status-command';
 import { TemporalRetry } from './temporal-retry';
@@ -42,6 +49,11 @@ Commands:
       --input-file PATH       the same, read from a file (- for standard input)
   status <turnId>           show a turn's state: what it waits for, what was decided
       --json                  the raw state, machine-readable
+  policy check <file>       replay a candidate operator policy over the calls recorded in a window and print what
+                            would change; exit status 1 if it would have run a call a person denied
+      --since D               the window: a duration back from now (default 30d) or an ISO 8601 time
+      --max-turns N           most turns read, newest first (default ${defaultReplayTurnLimit})
+      --json                  the replay, machine-readable
 
 Connection: TEMPORAL_ADDRESS (default localhost:7233), TEMPORAL_NAMESPACE, TOLLGATE_TASK_QUEUE (default tollgate).
 Without Temporal access, pending/approve/deny go through the approval gateway instead:
@@ -66,6 +78,8 @@ async function main(): Promise<void> {
       'input-file': { type: 'string' },
       gateway: { type: 'string' },
       token: { type: 'string' },
+      since: { type: 'string' },
+      'max-turns': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -100,6 +114,8 @@ async function main(): Promise<void> {
     }
     return;
   }
+  // A candidate that is not a policy, or a window that is not one, is a usage mistake: said before Temporal is asked.
+  const policyCheck = command === 'policy' ? policyCheckOptions(rest, values) : undefined;
   // `follow` waits for Temporal as long as it takes (it is what a person runs after a restart); `status` a moment.
   const retry =
     command === 'follow'
@@ -167,6 +183,10 @@ async function main(): Promise<void> {
         await statusCommand(reader, { workflowId, json: values.json });
         return;
       }
+      case 'policy': {
+        process.exitCode = await policyCheckCommand(tollgate, { ...policyCheck!, json: values.json });
+        return;
+      }
       default:
         throw new UsageError(`Unknown command "${command}".\n\n${usage}`);
     }
@@ -177,6 +197,18 @@ async function main(): Promise<void> {
 
 class UsageError extends Error {
   override readonly name = 'UsageError';
+}
+
+/** What `policy check <file> [--since D] [--max-turns N]` asks for, checked before Temporal is reached. */
+function policyCheckOptions(rest: string[], values: { since?: string; 'max-turns'?: string }) {
+  const [subcommand, file, ...extra] = rest;
+  if (subcommand !== 'check' || !file || extra.length > 0)
+    throw new UsageError(`policy takes: ${commandName()} policy check <candidate.json> [--since 30d]`);
+  const maxTurns = values['max-turns'] === undefined ? defaultReplayTurnLimit : Number(values['max-turns']);
+  if (!Number.isInteger(maxTurns) || maxTurns < 1 || maxTurns > maximumReplayTurnLimit)
+    throw new UsageError(`--max-turns takes a whole number from 1 to ${maximumReplayTurnLimit}`);
+  const since = replayWindowStart(values.since ?? '30d', new Date());
+  return { file, candidate: readCandidatePolicy(file), since, maxTurns };
 }
 
 function temporalAddress(): string {
@@ -209,6 +241,7 @@ main().catch((err: unknown) => {
   const error = err as Error;
   if (
     err instanceof UsageError ||
+    error.name === 'CandidatePolicyError' ||
     isApprovalDecisionError(err) ||
     error.name === 'TypeError' ||
     error.name === 'TurnNotFoundError'

@@ -7,6 +7,13 @@ export { fitTurnInput, isTurnInputTooLargeError, TurnInputTooLargeError, turnInp
 export { GatewayClient } from './gateway-client';
 export { judgeDecisionsOnClosedTurn, type ClosedTurnRecord } from './judge-closed-turn';
 export {
+  readTurnRecords,
+  type RecordedToolCall,
+  type TurnRecord,
+  type TurnRecordLimits,
+  type TurnRecords,
+} from './read-turn-records';
+export {
   checkTemporal,
   isTemporalPreflightError,
   preflightOrExit,

@@ -81,7 +81,7 @@ export class TollgateClient {
     readonly client: Client,
     readonly taskQueue: string = defaultTaskQueue,
     private readonly closeConnection?: () => Promise<void>,
-    /** Where turns keep transcripts and large outputs; the worker's store (`TOLLGATE_STORE_DIR`). */
+    /** Where turns keep transcripts and large outputs; the worker's store (`TOLLGATE_STORE_URL`). */
     private readonly store: ContentStore = contentStoreFromEnvironment(),
   ) {}
 

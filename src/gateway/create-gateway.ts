@@ -5,6 +5,7 @@ import { ApprovalDecisions } from './decisions/approval-decisions';
 import { registerApprovalRoutes } from './routes/approval-routes';
 import { registerAuditRoutes } from './routes/audit-routes';
 import { registerApprovalStatsRoutes } from './routes/approval-stats-routes';
+import { registerApprovalSuggestionsRoutes } from './routes/approval-suggestions-routes';
 import { createAuthenticationHook } from './auth/authenticate';
 import { createDecisionRateLimit, DecisionRateLimiter } from './decisions/decision-rate-limit';
 import { DecisionAudit } from './decisions/decision-audit';
@@ -107,6 +108,7 @@ export async function createGateway(gatewayOptions: GatewayOptions): Promise<Fas
   registerApprovalRoutes(app, context);
   registerAuditRoutes(app, context);
   registerApprovalStatsRoutes(app, context);
+  registerApprovalSuggestionsRoutes(app, context);
   for (const extension of options.extensions ?? []) await extension.register(app, context);
   app.setNotFoundHandler((request) => {
     throw new GatewayError('not-found', `No route ${request.method} ${request.url.split('?')[0]}.`);

@@ -25,12 +25,18 @@ export class PersonDirectory {
   private readonly byId = new Map<string, Person>();
   private readonly bySlack = new Map<string, Person>();
   private readonly byEmail = new Map<string, Person>();
+  /** Channel names (`slack:U0123`, `email:ana@example.com`) to the one person each names; null where two share one. */
+  private readonly byName = new Map<string, Person | null>();
 
   private constructor(people: readonly Person[]) {
     for (const person of people) {
       this.byId.set(person.id, person);
       for (const slack of person.slack) this.bySlack.set(slack, person);
       for (const email of person.email) this.byEmail.set(email.toLowerCase(), person);
+      for (const name of this.namesOf(person.id).slice(1)) {
+        const earlier = this.byName.get(name);
+        this.byName.set(name, earlier === undefined || earlier === person ? person : null);
+      }
     }
   }
 
@@ -99,6 +105,15 @@ export class PersonDirectory {
   /** The person an email address is. */
   byEmailAddress(address: string): Person | undefined {
     return this.byEmail.get(address.toLowerCase());
+  }
+
+  /**
+   * The person a channel name (`slack:U0123`, `email:ana@example.com`) stands for; undefined for a person id, a name
+   * nobody in the map has, or a Slack user two people have in different workspaces.
+   */
+  personOfName(name: string): Person | undefined {
+    const key = name.startsWith('email:') ? name.toLowerCase() : name;
+    return this.byName.get(key) ?? undefined;
   }
 
   /**

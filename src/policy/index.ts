@@ -12,3 +12,11 @@ export {
 export { resolveMcpToolRules, type McpToolAnnotations, type ResolvedMcpToolRules } from './resolve-mcp-tool-rules';
 export { resolveApprovalRules, type CallerRules, type ResolvedApprovalRules } from './resolve-approval-rules';
 export { defaultWarnBeforeExpiryMs, resolveExpiryWarning, type ResolvedExpiryWarning } from './resolve-expiry-warning';
+export {
+  askingOf,
+  replayPolicy,
+  type PolicyReplay,
+  type PolicyReplayInput,
+  type ReplayedCall,
+  type ReplayTurn,
+} from './replay-policy';

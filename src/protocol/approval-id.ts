@@ -1,7 +1,7 @@
 // An approvalId carries its workflow id, so a bare id can be routed to its workflow without a
 // visibility query (visibility is eventually consistent). Format: `<base64url(workflowId)>.<uuid>`.
 
-const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+import { decodeBase64Url, encodeBase64Url } from './base64url';
 
 function utf8Bytes(text: string): number[] {
   const bytes: number[] = [];
@@ -17,30 +17,12 @@ function utf8Bytes(text: string): number[] {
 }
 
 function base64UrlEncode(text: string): string {
-  const bytes = utf8Bytes(text);
-  let out = '';
-  for (let index = 0; index < bytes.length; index += 3) {
-    const chunk = ((bytes[index] ?? 0) << 16) | ((bytes[index + 1] ?? 0) << 8) | (bytes[index + 2] ?? 0);
-    const available = Math.min(3, bytes.length - index);
-    for (let sextet = 0; sextet <= available; sextet++) out += alphabet[(chunk >> (18 - 6 * sextet)) & 0x3f];
-  }
-  return out;
+  return encodeBase64Url(utf8Bytes(text));
 }
 
 function base64UrlDecode(encoded: string): string | undefined {
-  const bytes: number[] = [];
-  let buffer = 0;
-  let bits = 0;
-  for (const char of encoded) {
-    const value = alphabet.indexOf(char);
-    if (value < 0) return undefined;
-    buffer = (buffer << 6) | value;
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes.push((buffer >> bits) & 0xff);
-    }
-  }
+  const bytes = decodeBase64Url(encoded);
+  if (!bytes) return undefined;
   try {
     return decodeURIComponent(bytes.map((byte) => '%' + byte.toString(16).padStart(2, '0')).join(''));
   } catch {

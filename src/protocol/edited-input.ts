@@ -1,4 +1,5 @@
 // Without zod on purpose: workflow code checks edit rights and digests with it (see decision-signature-payload.ts).
+import { approverRefusal } from './approver-rights';
 import { inputDigestOf } from './input-digest';
 import type { ToolResultOutput } from './tool-result-output';
 import type { ApprovalRights } from './turn-plan';
@@ -13,9 +14,10 @@ export interface EditingDecision {
 }
 
 /**
- * Why `decision` may not change the call's input, or undefined when it may (or changes nothing). Only one of the
- * approval's `editors` may edit, only when approving, and only an approval one person settles: on a quorum, each
- * approver would be approving different arguments.
+ * Why `decision` may not change the call's input, or undefined when it may (or changes nothing). Input goes only with
+ * an approval; who may edit is the approver rule's (`approverRefusal` with `edit`): only one of the approval's
+ * `editors`, and only on an approval one person settles (on a quorum, each approver would be approving different
+ * arguments).
  *
  * @example
  * editRefusal({ approvalId, approved: true, approver: 'ana', input: { path: 'b.txt' } }, { editors: ['ana'], allowSelfApproval: true, quorum: 1 });
@@ -23,23 +25,10 @@ export interface EditingDecision {
  */
 export function editRefusal(decision: EditingDecision, rights: ApprovalRights | undefined): string | undefined {
   if (decision.input === undefined) return undefined;
-  const { approvalId } = decision;
   if (!decision.approved) {
-    return `A decision on "${approvalId}" carries input only when it approves; a denial runs nothing.`;
+    return `A decision on "${decision.approvalId}" carries input only when it approves; a denial runs nothing.`;
   }
-  const editors = rights?.editors;
-  if (!editors || editors.length === 0) {
-    return `Approval "${approvalId}" may not be approved with changed input: nobody may edit its arguments (the operator's policy names no editors).`;
-  }
-  const who = decision.approver;
-  if (who === undefined) return `A decision that changes the input of "${approvalId}" must name its approver.`;
-  if (!editors.includes(who)) {
-    return `"${who}" may not change the input of approval "${approvalId}"; only ${editors.join(', ')} may. Approve it as asked or deny it.`;
-  }
-  if (rights && rights.quorum > 1) {
-    return `Approval "${approvalId}" needs ${rights.quorum} approvers, so it cannot be approved with changed input; approve it as asked or deny it.`;
-  }
-  return undefined;
+  return approverRefusal(decision.approvalId, rights, decision.approver, 'edit');
 }
 
 /** The digest a signed edited decision binds (base64url SHA-256 of the input's canonical JSON); undefined without an edit. */

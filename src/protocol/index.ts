@@ -88,6 +88,7 @@ export { errorText, executionDenied } from './denial-and-error-outputs';
 export { toolResultOutputSchema, type ToolResultOutput } from './tool-result-output';
 export { canonicalJson } from './canonical-json';
 export { inputDigestOf } from './input-digest';
+export { approverRefusal, mayActOnApproval, type ApproverAct, type ApproverRules } from './approver-rights';
 export {
   editedInputDigestOf,
   editedInputNote,

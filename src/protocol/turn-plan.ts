@@ -111,18 +111,75 @@ export interface TurnActivityLimits {
 }
 
 /**
- * Revisions of the turn code that change the commands a turn issues (see {@link TurnSettings.revision}),
- * and the one this code plans new turns with.
+ * Revisions of the turn code that change the commands a turn issues, and the one this code plans new turns with
+ * (`current`). The first model step records the worker's revision in the turn's settings
+ * ({@link TurnSettings.revision}), so workflow code branches on it: a turn planned before a change replays as it
+ * ran, and no new turn pays the history events of a patch marker. Absent means 1: a decision left the pending list
+ * after its tool ran. Each revision says here, once, what changed (its first paragraph is the row of the table in
+ * docs/changing-workflow-code.md, which a test holds to it), why, and since when.
  */
 export const turnRevisions = {
+  /**
+   * a decision leaves the pending list in the workflow task that takes it
+   *
+   * The search attribute, the Temporal UI's details and the conversation showed a decided approval as waiting until
+   * its tool had run. @since 2026-11-23
+   */
   decisionsLeavePendingAtOnce: 2,
+  /**
+   * a step's last tool runs in one activity with the next model step (`runToolThenModelStep`)
+   *
+   * Model steps as activities only: a decided call costs the server one activity and one workflow task, as in a
+   * bare workflow (docs/performance.md). @since 2026-11-23
+   */
   lastToolRunsWithNextStep: 3,
+  /**
+   * the search attribute follows a decision at the turn's next workflow task
+   *
+   * A decision still leaves the Temporal UI's details and the conversation at once; deferring the search attribute
+   * saves a decided turn the server's visibility write while it runs. @since 2026-11-23
+   */
   searchAttributeFollowsDecisions: 4,
+  /**
+   * a signed decision counts only when bound to this turn, approval, tool, arguments and time
+   *
+   * Before, the signature covered the decision alone, so a signed decision could be replayed on another turn
+   * (`boundDecisionSignaturePayload`). @since 2026-11-25
+   */
   boundDecisionSignatures: 5,
+  /**
+   * a turn whose history grows large continues as new while it only waits, carrying its state
+   *
+   * Temporal suggests it, or a flood of signals grows it: the turn carries its whole state (`TurnCarryOver`) instead
+   * of failing at the server's history limits. @since 2026-11-25
+   */
   continuesAsNewWhenLarge: 6,
+  /**
+   * a decision may carry an editor's `input`; the approved call runs with it
+   *
+   * One of the approval's `editors`, checked against the tool's input schema; the result tells the model what ran
+   * instead (docs/editing-arguments.md). @since 2026-11-25
+   */
   editedInputOnApproval: 7,
+  /**
+   * an approval with an expiry and notice targets warns them before it expires (a timer beside the reminder's)
+   *
+   * So an approval does not lapse unseen (`warnBeforeExpiryMs`). @since 2026-11-25
+   */
   expiryWarnings: 8,
+  /**
+   * the search-attribute upserts also name the waiting tools, who may decide and who asked
+   *
+   * Inboxes and `temporal workflow list` find a turn by what waits in it (`TollgateWaitingTools`),
+   * who may decide it (`TollgateApprovers`) and who asked (`TollgateRequester`). @since 2026-11-25
+   */
   inspectableTurns: 9,
+  /**
+   * an agent tool's call runs as a child `agentTurn` started from the turn's workflow code
+   *
+   * `defineAgentTool`: the child's id reads as a path (`<parent id>/<agent>-<n>`), it never outlives its parent,
+   * and its final answer is the call's output (docs/sub-agents.md). @since 2026-11-27
+   */
   subAgentsAsChildWorkflows: 12,
   current: 12,
 } as const;
@@ -139,27 +196,9 @@ export interface TurnSettings {
   toolTimeouts: { heartbeatMs: number; startToCloseMs: number };
   trust: DecisionTrust;
   /**
-   * The turn-code revision of the worker that planned the turn's first step. It is recorded in history with
-   * that step, so workflow code can branch on it where a change reorders commands: turns planned before the
-   * change replay as they ran, and no new turn pays the history events of a patch marker. Absent means 1.
-   * 2: a decision leaves the pending list (search attribute, Temporal UI details, conversation) at once,
-   * not after its tool has run.
-   * 3: the last worker tool of a step to be settled runs in one activity with the next model step (model steps as
-   * activities only), instead of an activity of its own.
-   * 4: a decision leaves the Temporal UI's details and the conversation at once, and the search attribute at the turn's
-   * next workflow task (saving a decided turn the Temporal server's visibility write while it runs).
-   * 5: a signed decision counts only when its signature binds this turn's workflow id, the approval, its tool, its
-   * arguments' digest and a time (`boundDecisionSignaturePayload`); before, the signature covered the decision alone.
-   * 6: a turn whose history grows large (Temporal suggests it, or a flood of signals) continues as new while it only
-   * waits for decisions or a client's output, carrying its whole state (see `TurnCarryOver`).
-   * 7: a decision may carry edited `input` (by one of the approval's `editors`, checked against the tool's input
-   * schema); the approved call runs with it and its result tells the model so (docs/editing-arguments.md).
-   * 8: an approval with an expiry and notice targets warns them before it expires (`warnBeforeExpiryMs`), with a
-   * timer of its own beside the reminder's.
-   * 9: the turn's search-attribute upserts also say which tools wait (`TollgateWaitingTools`), who may decide
-   * (`TollgateApprovers`) and who asked (`TollgateRequester`).
-   * 12: a call of an agent tool (`defineAgentTool`) runs as a child `agentTurn` started from the turn's workflow code
-   * (`<parent id>/<agent>-<n>`), not as an activity (docs/sub-agents.md).
+   * The turn-code revision of the worker that planned the turn's first step, recorded in history with that step so
+   * workflow code can branch on it where a change reorders commands. Absent means 1. What each revision changed is
+   * said on its own entry of {@link turnRevisions}.
    */
   revision?: number;
 }

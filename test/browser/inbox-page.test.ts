@@ -3,9 +3,16 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { findBrowser, headlessBrowserArguments } from '../support/find-browser';
 import { startSmtpTestServer, type SmtpTestServer } from '../support/smtp-test-server';
-import { createTestEnvironment, uniqueMarker, waitForPending, type TestEnvironment } from '../support/test-environment';
+import {
+  createTestEnvironment,
+  uniqueMarker,
+  waitFor,
+  waitForPending,
+  type TestEnvironment,
+} from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 import { startInboxGateway, type InboxGateway } from '../gateway/inbox/inbox-fixture';
+import { testTokens } from '../gateway/gateway-fixture';
 
 /** Screenshots of what a person sees, kept for a look (they are not compared). */
 const lookFolder = path.resolve(__dirname, '../../.tollgate/browser-screens');
@@ -172,6 +179,81 @@ describe('the approver inbox in a browser', () => {
       throw error;
     } finally {
       await page.close();
+    }
+  });
+
+  it('suggests a rule from what two people approved every time, for someone who may read the audit', async () => {
+    // Five deletions under reports/, approved by ana and bob; deleteFile as a whole was denied once (c.txt, above).
+    const marker = uniqueMarker();
+    const paths = ['reports/q1.csv', 'reports/q2.csv', 'reports/old/q3.csv', 'reports/q4.csv', 'reports/q5.csv'];
+    environment.model.scriptFor(
+      marker,
+      {
+        toolCalls: paths.map((pathName, index) => ({
+          id: `${marker}-${index}`,
+          name: 'deleteFile',
+          arguments: { path: pathName },
+        })),
+      },
+      { text: 'done' },
+    );
+    const handle = await environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${marker} clean the reports` }],
+      requester: 'carol',
+    });
+    const pending = await waitForPending(handle, paths.length);
+    for (const [index, approval] of pending.entries()) {
+      await environment.tollgate.decide(approval.approvalId, { approved: true, approver: index % 2 ? 'bob' : 'ana' });
+    }
+    await handle.result();
+
+    // A gateway of its own: the inbox reads its chart at most once a minute, and this one has not read it yet.
+    const fresh = await startInboxGateway(environment.tollgate, { smtpUrl: smtp.url, trustedProxies: '127.0.0.1,::1' });
+    const page = await browser.newPage();
+    try {
+      // Visibility lags a little behind the turn's end: wait until the REST answer holds the rule.
+      await waitFor(
+        () =>
+          fresh.request('GET', '/v1/approvals/suggestions', {
+            headers: { authorization: `Bearer ${testTokens.auditor}` },
+          }),
+        (answer) => answer.status === 200 && answer.body.suggestions.length > 0,
+      );
+      await page.setExtraHTTPHeaders({ 'x-forwarded-email': 'lead@example.com' });
+      await page.goto(`${fresh.url}/inbox`);
+      const list = page.getByRole('list', { name: 'Suggested rules' });
+      await list.waitFor({ timeout: 20_000 });
+      const item = list.locator('li.suggestion[data-suggestion-id="deleteFile:path:path-under"]');
+      expect(await item.locator('p').first().innerText()).toMatch(
+        /^deleteFile with path under reports\/: approved 5 of 5 times by 2 people \(ana, bob\); median (\d+ s|under a second) to decide\. Calls outside it were denied or expired 1 time\.$/,
+      );
+      await item.getByText('Grant for deleteFile').click();
+      const grant = JSON.parse(await item.locator('details pre').first().innerText());
+      expect(grant).toMatchObject({
+        tools: ['deleteFile'],
+        scope: { type: 'everyone' },
+        for: '7d',
+        constraints: [{ type: 'path-under', argument: 'path', folder: 'reports' }],
+      });
+      expect(await item.innerText()).toContain('The policy file holds no rules on arguments');
+      mkdirSync(lookFolder, { recursive: true });
+      await page.screenshot({ path: path.join(lookFolder, 'inbox-suggestions.png'), fullPage: true });
+
+      // An approver who may not read the audit sees neither chart nor suggestions.
+      await page.setExtraHTTPHeaders({ 'x-forwarded-email': 'ana@example.com' });
+      await page.goto(`${fresh.url}/inbox`);
+      await page.getByRole('heading', { name: 'Approvals waiting for you' }).waitFor();
+      expect(await page.locator('#stats').isHidden()).toBe(true);
+      expect(await page.getByRole('list', { name: 'Suggested rules' }).count()).toBe(0);
+    } catch (error) {
+      mkdirSync(failureFolder, { recursive: true });
+      await page
+        .screenshot({ path: path.join(failureFolder, 'inbox-suggestions.png'), fullPage: true })
+        .catch(() => undefined);
+      throw error;
+    } finally {
+      await page.close();
+      await fresh.close();
     }
   });
 });

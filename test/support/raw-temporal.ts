@@ -67,3 +67,18 @@ export const nestedArrayJson = (depth: number): string => '['.repeat(depth) + ']
 
 /** `{"a":{"a":…1}}` nested `depth` deep, as JSON text. */
 export const nestedObjectJson = (depth: number): string => '{"a":'.repeat(depth) + '1' + '}'.repeat(depth);
+
+/** Queries a workflow with an argument given as JSON text; returns the answer's JSON text, or throws as Temporal does. */
+export async function queryWithJson(
+  client: Client,
+  workflowId: string,
+  queryType: string,
+  jsonText: string,
+): Promise<string> {
+  const response = await client.workflowService.queryWorkflow({
+    namespace: client.options.namespace,
+    execution: { workflowId },
+    query: { queryType, queryArgs: { payloads: [jsonPayload(jsonText)] } },
+  });
+  return Buffer.from(response.queryResult?.payloads?.[0]?.data ?? []).toString('utf8');
+}

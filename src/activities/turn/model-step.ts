@@ -1,9 +1,8 @@
-import type { AgentTurnInput, AssistantContentPart, PlannedToolCall, ToolCallPart } from '../../protocol';
 import { appendTranscript, resolveStoredContent } from '../../store';
 import { boundAnswerText } from '../model/bound-answer-text';
 import { boundToolArguments } from '../model/bound-tool-arguments';
 import { checkTurnInput } from '../planning/check-turn-input';
-import { issueApproval, planToolCalls, type PlanningContext } from '../planning/plan-tool-calls';
+import { planStepCalls } from '../planning/plan-step-calls';
 import { planningContextOf } from '../planning/planning-context';
 import { readWholeTranscript } from './read-whole-transcript';
 import type { StepHeartbeat } from '../model/step-heartbeat';
@@ -42,23 +41,7 @@ export async function runModelStep(
   const bounded = boundToolArguments(boundAnswerText(answer.content), answer.invalidToolCalls);
   const modelStep = { ...answer, ...bounded };
   const context = planningContextOf(workflowId, checked, messages, dependencies);
-  const ours = modelStep.content.filter(
-    (part): part is ToolCallPart => part.type === 'tool-call' && !part.providerExecuted,
-  );
-  const calls = [
-    ...(await planToolCalls(ours, modelStep.invalidToolCalls, context)),
-    ...providerPlans(modelStep.content, input, context),
-  ];
-  const content: AssistantContentPart[] = [...modelStep.content];
-  for (const plan of calls) {
-    if (plan.kind !== 'ask') continue;
-    content.push({
-      type: 'tool-approval-request',
-      approvalId: plan.approval.approvalId,
-      toolCallId: plan.call.toolCallId,
-      ...(plan.approval.signature !== undefined && { signature: plan.approval.signature }),
-    });
-  }
+  const { calls, content } = await planStepCalls(modelStep.content, modelStep.invalidToolCalls, input, context);
   const head = await appendTranscript(store, transcript.head, [...transcript.tail, { role: 'assistant', content }]);
   return {
     head: head as string,
@@ -68,22 +51,4 @@ export async function runModelStep(
     notes: context.notes,
     settings,
   };
-}
-
-/** Plans for the approval requests a model provider made for calls it runs itself. */
-function providerPlans(
-  content: readonly AssistantContentPart[],
-  input: AgentTurnInput,
-  context: PlanningContext,
-): PlannedToolCall[] {
-  const calls = new Map(
-    content.flatMap((part) => (part.type === 'tool-call' && part.providerExecuted ? [[part.toolCallId, part]] : [])),
-  );
-  return content.flatMap((part): PlannedToolCall[] => {
-    const call = part.type === 'tool-approval-request' ? calls.get(part.toolCallId) : undefined;
-    if (!call || part.type !== 'tool-approval-request') return [];
-    // The provider's own id goes back to it with the decision, so it is kept.
-    const approval = issueApproval(call, undefined, context, part.approvalId);
-    return [{ kind: 'provider', call, approval, autoApproved: input.autoApprove === true }];
-  });
 }

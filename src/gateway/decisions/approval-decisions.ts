@@ -287,7 +287,7 @@ export class ApprovalDecisions {
     const pending = state.pending.find((approval) => approval.approvalId === request.approvalId);
     const entry: PendingToolApproval | undefined =
       pending ?? state.audit.find((recorded) => recorded.approvalId === request.approvalId);
-    if (entry && !isNamedApprover(actor.person, entry, this.people)) {
+    if (entry && !isNamedApprover(actor.person, entry)) {
       throw new GatewayError(
         'forbidden',
         `"${actor.person}" may not decide approval "${request.approvalId}": it is limited to named approvers.`,
@@ -302,7 +302,7 @@ export class ApprovalDecisions {
         { approvalId: request.approvalId },
       );
     }
-    if (request.input !== undefined && pending && !isNamedEditor(actor.person, pending, this.people)) {
+    if (request.input !== undefined && pending && !isNamedEditor(actor.person, pending)) {
       throw new GatewayError(
         'forbidden',
         pending.editors
@@ -365,7 +365,7 @@ function actorOf(actor: DecisionActor | string): DecisionActor {
   return typeof actor === 'string' ? { person: actor, identity: actor } : actor;
 }
 
-// Pending approvals carry `inputDigest` once the engine publishes it; until then there is none to bind to.
+// An approval recorded before turns published `inputDigest` has none, and there is nothing to bind a decision to.
 function inputDigestOf(approval: PendingToolApproval): string | undefined {
   const digest = (approval as { inputDigest?: unknown }).inputDigest;
   return typeof digest === 'string' && digest.length > 0 ? digest : undefined;

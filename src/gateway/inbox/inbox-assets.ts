@@ -26,6 +26,9 @@ button.deny{background:#cf222e;color:#fff;border-color:#cf222e}
 button:disabled{opacity:.5;cursor:default}
 .outcome:empty{display:none}.outcome{font-weight:600}.outcome.error{color:#cf222e}
 .hint{color:#57606a}
+.suggestions{list-style:none;padding:0;margin:.5em 0}
+.suggestion{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:.6em 1em;margin:0 0 .6em}
+.suggestion p{margin:.3em 0}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 
@@ -208,14 +211,15 @@ export const inboxScript = `'use strict';
     });
   });
 
-  // The statistics chart (last 7 days), for those who may read it: drawn by the gateway, escaped there.
+  // The statistics chart and the suggested rules (last 7 days), for those who may read them: drawn by the gateway, escaped there.
   var stats = document.getElementById('stats');
   if (stats && stats.getAttribute('data-src')) {
     fetch(stats.getAttribute('data-src'), { credentials: 'same-origin', headers: { accept: 'application/json' } }).then(function (response) {
       return response.ok ? response.json() : undefined;
     }).then(function (body) {
       if (!body || typeof body.svg !== 'string') return;
-      stats.innerHTML = '<h2>Last 7 days</h2>' + body.svg + (body.truncated ? '<p class="hint">Counted from the newest turns only.</p>' : '');
+      stats.innerHTML = '<h2>Last 7 days</h2>' + body.svg + (body.truncated ? '<p class="hint">Counted from the newest turns only.</p>' : '') +
+        (typeof body.suggestions === 'string' ? body.suggestions : '');
     }).catch(function () { /* the list matters more than the chart */ });
   }
 

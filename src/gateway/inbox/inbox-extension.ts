@@ -15,7 +15,14 @@ import { approvalParamsSchema, decisionBodySchema } from '../http/gateway-schema
 import { parseInput } from '../http/parse-input';
 import { toGatewayError } from '../http/to-gateway-error';
 import { renderApprovalStatsChart } from '../stats/approval-stats-chart';
-import { computeApprovalStats, defaultStatsTurnLimit, defaultStatsWindowMs } from '../stats/compute-approval-stats';
+import {
+  computeApprovalStats,
+  defaultStatsTurnLimit,
+  defaultStatsWindowMs,
+  readWindowRecords,
+} from '../stats/compute-approval-stats';
+import { computeApprovalSuggestions } from '../suggestions/compute-approval-suggestions';
+import { renderSuggestions } from '../suggestions/render-suggestions';
 import { listPendingApprovals } from '../turns/list-pending-approvals';
 import { withReadDeadline } from '../turns/turn-reads';
 import { inboxAssetPaths, inboxScript, inboxStyle } from './inbox-assets';
@@ -176,16 +183,23 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
 
       // The chart reads up to 200 turns; every page load of every reader shares one reading a minute (the same
       // numbers for all: it needs audit:read, which sees everything).
-      let chart: { at: number; value: Promise<{ svg: string; truncated: boolean }> } | undefined;
+      // One reading of the turns makes both the chart and the suggested rules.
+      let chart: { at: number; value: Promise<{ svg: string; suggestions: string; truncated: boolean }> } | undefined;
       const chartOfLastWeek = () => {
         const now = Date.now();
         if (chart && now - chart.at < 60_000) return chart.value;
-        const value = computeApprovalStats(context, {
+        const window = {
           since: new Date(now - defaultStatsWindowMs),
           until: new Date(now),
           maxTurns: defaultStatsTurnLimit,
-        }).then((stats) => ({
+        };
+        const records = readWindowRecords(context, window);
+        const value = Promise.all([
+          computeApprovalStats(context, window, records),
+          computeApprovalSuggestions(context, window, {}, records),
+        ]).then(([stats, suggested]) => ({
           svg: renderApprovalStatsChart(stats, { idPrefix: 'inbox-stats' }),
+          suggestions: renderSuggestions(suggested.suggestions, suggested.thresholds),
           truncated: stats.truncated,
         }));
         chart = { at: now, value };
@@ -199,7 +213,7 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
         const listing = await listPendingApprovals(
           context.tollgate,
           {},
-          (approval) => mayDecide(caller, approval, context.people),
+          (approval) => mayDecide(caller, approval),
           context.listing,
         );
         const approvals = await Promise.all(
@@ -378,7 +392,8 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
           return user;
         };
 
-        // The chart of the last 7 days, for those whose tokens may read the audit (the right of GET /v1/approvals/stats).
+        // The chart and the suggested rules of the last 7 days, for those whose tokens may read the audit (the right of
+        // GET /v1/approvals/stats and /suggestions).
         scope.get(inboxPaths.stats, async (request, reply) => {
           inboxHeaders(reply);
           const user = await requireUser(request);

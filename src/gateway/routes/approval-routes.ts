@@ -82,7 +82,7 @@ function visibilityFor(
   const requesters = new Map<string, Promise<string | undefined>>();
   return async (approval, workflowId) => {
     if (caller.scopes.has('turns:read-all')) return true;
-    if (mayDecide(caller, approval, context.people)) return true;
+    if (mayDecide(caller, approval)) return true;
     if (!caller.scopes.has('turns:read')) return false;
     let requester = requesters.get(workflowId);
     if (!requester) {

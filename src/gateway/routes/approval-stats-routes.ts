@@ -10,6 +10,7 @@ import {
   defaultStatsTurnLimit,
   defaultStatsWindowMs,
   maximumStatsTurnLimit,
+  type StatsWindow,
 } from '../stats/compute-approval-stats';
 
 /** `GET /v1/approvals/stats` query. */
@@ -40,16 +41,21 @@ export function registerApprovalStatsRoutes(app: FastifyInstance, context: Gatew
   app.get('/v1/approvals/stats', async (request) => {
     requireScope(request, 'audit:read');
     const query = parseInput(approvalStatsQuerySchema, request.query, 'query');
-    const until = new Date();
-    const since = windowStart(query.since, until);
-    const limit = query.limit === undefined ? defaultStatsTurnLimit : Number(query.limit);
-    if (limit < 1 || limit > maximumStatsTurnLimit) {
-      throw new GatewayError('invalid-request', `query.limit: between 1 and ${maximumStatsTurnLimit}.`, {
-        errors: [{ field: 'query.limit', message: `between 1 and ${maximumStatsTurnLimit}` }],
-      });
-    }
-    return computeApprovalStats(context, { since, until, maxTurns: limit });
+    return computeApprovalStats(context, approvalWindowOf(query));
   });
+}
+
+/** The window a stats or suggestions query asks for: its start, now, and how many turns to read. */
+export function approvalWindowOf(query: { since?: string; limit?: string }): StatsWindow {
+  const until = new Date();
+  const since = windowStart(query.since, until);
+  const limit = query.limit === undefined ? defaultStatsTurnLimit : Number(query.limit);
+  if (limit < 1 || limit > maximumStatsTurnLimit) {
+    throw new GatewayError('invalid-request', `query.limit: between 1 and ${maximumStatsTurnLimit}.`, {
+      errors: [{ field: 'query.limit', message: `between 1 and ${maximumStatsTurnLimit}` }],
+    });
+  }
+  return { since, until, maxTurns: limit };
 }
 
 function windowStart(since: string | undefined, now: Date): Date {

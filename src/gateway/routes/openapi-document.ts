@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { approvalStatsQuerySchema } from './approval-stats-routes';
+import { approvalSuggestionsQuerySchema } from './approval-suggestions-routes';
 import { turnContentParamsSchema } from './turn-content';
 import {
   approvalParamsSchema,
@@ -110,6 +111,97 @@ const approvalStats: JsonSchema = {
     refused: {
       type: 'object',
       properties: { total: { type: 'integer' }, byCode: { type: 'object', additionalProperties: { type: 'integer' } } },
+    },
+  },
+};
+
+// A standing grant's argument constraint; a suggestion's pattern has the same shape.
+const argumentConstraint: JsonSchema = {
+  oneOf: [
+    {
+      type: 'object',
+      required: ['type', 'argument', 'folder'],
+      properties: {
+        type: { const: 'path-under' },
+        argument: { type: 'string' },
+        folder: { type: 'string', description: 'The path is this folder or inside it; a `..` that leaves it is not.' },
+      },
+    },
+    {
+      type: 'object',
+      required: ['type', 'argument', 'values'],
+      properties: {
+        type: { const: 'one-of' },
+        argument: { type: 'string' },
+        values: { type: 'array', items: { type: 'string' } },
+      },
+    },
+    {
+      type: 'object',
+      required: ['type', 'argument', 'max'],
+      properties: { type: { const: 'at-most' }, argument: { type: 'string' }, max: { type: 'number' } },
+    },
+  ],
+};
+const approvalSuggestions: JsonSchema = {
+  type: 'object',
+  properties: {
+    since: { type: 'string', format: 'date-time' },
+    until: { type: 'string', format: 'date-time' },
+    turnsRead: { type: 'integer' },
+    truncated: { type: 'boolean' },
+    unansweredTurns: { type: 'integer' },
+    thresholds: { type: 'object', properties: counts(['minApprovals', 'minPeople']) },
+    suggestions: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'tool', 'summary', 'evidence', 'policyNote', 'grant'],
+        properties: {
+          id: { type: 'string', description: 'Stable for the same tool and pattern.' },
+          tool: { type: 'string' },
+          pattern: {
+            description: 'Which calls of the tool it covers, by one argument; absent: every call.',
+            ...argumentConstraint,
+          },
+          summary: { type: 'string' },
+          evidence: {
+            type: 'object',
+            properties: {
+              ...counts(['approved', 'notApprovedOutside']),
+              people: {
+                type: 'array',
+                items: { type: 'object', properties: { approver: { type: 'string' }, approvals: { type: 'integer' } } },
+              },
+              medianSecondsToDecide: { type: ['number', 'null'] },
+              totalSecondsToDecide: {
+                type: 'number',
+                description:
+                  'Request-to-decision seconds summed over the covered calls: an upper bound of approver time.',
+              },
+              firstDecidedAt: { type: 'string', format: 'date-time' },
+              lastDecidedAt: { type: 'string', format: 'date-time' },
+            },
+          },
+          policy: {
+            type: 'object',
+            description: 'An operator-policy snippet (the TOLLGATE_POLICY_FILE format), where one can say it.',
+          },
+          policyNote: { type: 'string' },
+          grant: {
+            type: 'object',
+            description:
+              'The standing grant a person could create for it, as a `POST /v1/grants` body: for everyone, for 7 days, limited to the pattern (the person may narrow it).',
+            properties: {
+              tools: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: 1 },
+              scope: { type: 'object', properties: { type: { const: 'everyone' } } },
+              for: { type: 'string' },
+              constraints: { type: 'array', items: argumentConstraint, maxItems: 1 },
+              reason: { type: 'string' },
+            },
+          },
+        },
+      },
     },
   },
 };
@@ -308,6 +400,21 @@ export function openApiDocument(): JsonSchema & { paths: Record<string, Record<s
           },
         },
       },
+      '/v1/approvals/suggestions': {
+        get: {
+          summary:
+            'Rules that would have saved asking in a window: a tool, or an argument pattern, approved every time it asked by at least two people, with evidence, a grant and (where the policy file can say it) a policy snippet. Nothing is applied. Needs `audit:read`.',
+          parameters: parametersOf(approvalSuggestionsQuerySchema, 'query'),
+          responses: {
+            '200': {
+              description:
+                'The suggestions, busiest first; `truncated: true` when the window held more turns than were read.',
+              ...json(reference('ApprovalSuggestions')),
+            },
+            ...commonProblems,
+          },
+        },
+      },
     },
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
@@ -318,6 +425,7 @@ export function openApiDocument(): JsonSchema & { paths: Record<string, Record<s
         },
         AuditEntry: auditEntry,
         ApprovalStats: approvalStats,
+        ApprovalSuggestions: approvalSuggestions,
         TurnState: {
           type: 'object',
           properties: {

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { fitTurnInput, newTurnId } from '../../client';
+import { resolveApproverNames, type PersonDirectory } from '../../identity';
+import type { ApprovalRules } from '../../protocol';
 import { requireScope } from '../auth/authenticate';
 import type { DecisionRequest } from '../decisions/approval-decisions';
 import type { GatewayContext } from '../gateway-context';
@@ -39,8 +41,17 @@ export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext
       workflowId,
       body.messages,
     );
-    // The requester is whoever holds the token, so self-approval and tenancy can trust it.
-    const handle = await context.tollgate.startTurn({ ...body, messages, requester: caller.person }, { workflowId });
+    // The requester is whoever holds the token, so self-approval and tenancy can trust it. Approver and editor lists
+    // name people as the turn compares them: by person id.
+    const handle = await context.tollgate.startTurn(
+      {
+        ...body,
+        ...(body.approvalRules && { approvalRules: withPersonIds(body.approvalRules, context.people) }),
+        messages,
+        requester: caller.person,
+      },
+      { workflowId },
+    );
     return reply
       .code(201)
       .header('location', `/v1/turns/${encodeURIComponent(handle.workflowId)}`)
@@ -81,4 +92,13 @@ export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext
     );
     return { decisions };
   });
+}
+
+/** A caller's rules with the channel names in its approver and editor lists resolved to person ids. */
+function withPersonIds(rules: ApprovalRules, people: PersonDirectory): ApprovalRules {
+  return {
+    ...rules,
+    ...(rules.approvers && { approvers: resolveApproverNames(rules.approvers, people) }),
+    ...(rules.editors && { editors: resolveApproverNames(rules.editors, people) }),
+  };
 }

@@ -10,8 +10,8 @@ import type {
   ToolApprovalAuditEntry,
   ToolApprovalDecision,
 } from '../../protocol';
-import { inspectPayload, signalPayloadLimits, summarisePayload } from '../guards/bounded-payload';
-import { readDecision } from '../guards/read-decision';
+import { summarisePayload } from '../guards/bounded-payload';
+import { approverRefusal } from '../../protocol/approver-rights';
 import { editedInputDigestOf, editRefusal } from '../../protocol/edited-input';
 import {
   hasValidDecisionSignature,
@@ -41,7 +41,8 @@ const ignoredPrefixLength = 200;
 /**
  * A turn's approvals: what waits, what was decided, and what was refused. Pure bookkeeping, so the
  * decision rules — authenticity, approver rights, first decision wins — live in one place that the
- * signal, the update, the message path and the timer all use, for open and closed turns alike.
+ * signal, the update, the message path and the timer all use, for open and closed turns alike. What a
+ * signal or an update says is read beside each other, in `decision-messages.ts`.
  */
 export class ApprovalBook {
   private readonly waiting = new Map<string, PendingToolApproval>();
@@ -177,7 +178,10 @@ export class ApprovalBook {
     }
     const unauthentic = this.unauthentic(decision, via, known);
     if (unauthentic) return { accepted: false, cause: 'forbidden', message: unauthentic };
-    const forbidden = this.forbidden(decision) ?? editRefusal(decision, this.rights.get(approvalId));
+    const rights = this.rights.get(approvalId);
+    const forbidden =
+      approverRefusal(approvalId, rights, decision.approver, decision.approved ? 'approve' : 'deny') ??
+      editRefusal(decision, rights);
     if (forbidden) return { accepted: false, cause: 'forbidden', message: forbidden };
     const recorded = this.decided.get(approvalId);
     if (recorded) {
@@ -250,26 +254,6 @@ export class ApprovalBook {
     return verdict.valid ? undefined : `The decision on "${decision.approvalId}" is not applied: ${verdict.why}.`;
   }
 
-  /** Why `decision.approver` may not make this decision, or undefined when they may. */
-  private forbidden(decision: ToolApprovalDecision): string | undefined {
-    const rights = this.rights.get(decision.approvalId);
-    if (!rights) return undefined;
-    const who = decision.approver;
-    // Rules that only name editors (revision 7) restrict nobody's plain decision; editRefusal judges an edit.
-    const onlyEditors = !rights.approvers && rights.allowSelfApproval && rights.quorum <= 1;
-    if (who === undefined && onlyEditors) return undefined;
-    if (who === undefined) {
-      return `Approval "${decision.approvalId}" has approver rules; a decision must name its approver.`;
-    }
-    if (rights.approvers && !rights.approvers.includes(who)) {
-      return `"${who}" may not decide approval "${decision.approvalId}"; it is limited to ${rights.approvers.join(', ')}.`;
-    }
-    if (decision.approved && !rights.allowSelfApproval && who === rights.requester) {
-      return `"${who}" requested this call and may not approve it; someone else must.`;
-    }
-    return undefined;
-  }
-
   /** Checks a batch as a whole: every decision must be acceptable and the batch must agree with itself. */
   checkBatch(decisions: readonly ToolApprovalDecision[], via: DecisionChannel): DecisionCheck {
     const seen = new Map<string, boolean>();
@@ -337,47 +321,6 @@ export class ApprovalBook {
     this.decided.set(decision.approvalId, entry);
     this.onChange();
     return { ...entry, outcome: 'recorded' };
-  }
-
-  /** A signal's decision: applied when acceptable, otherwise recorded as ignored. Signals cannot reject. */
-  receiveSignal(payload: unknown, now: Date): void {
-    // Bounded before anything reads it: a decision is small and shallow, and junk must not cost the turn.
-    const inspection = inspectPayload(payload, signalPayloadLimits);
-    if (!inspection.bounded) {
-      this.ignore(payload, 'invalid', `Invalid toolApprovalResponse signal: ${inspection.reason}.`, now);
-      return;
-    }
-    const decision = readDecision(payload, { acceptsInput: this.acceptsEditedInput });
-    if ('invalid' in decision) {
-      this.ignore(payload, 'invalid', `Invalid toolApprovalResponse signal: ${decision.invalid}`, now);
-      return;
-    }
-    if (decision.input !== undefined) {
-      // A signal cannot be refused, and the input must pass the tool's schema (on the worker) before it counts.
-      this.ignore(
-        payload,
-        'invalid',
-        `Edited input is taken only through the respondToToolApprovals update, which checks it against the tool's input schema first; the signal for "${decision.approvalId}" was not applied.`,
-        now,
-      );
-      return;
-    }
-    const check = this.check(decision, 'signal');
-    if (!check.accepted) {
-      this.ignore(payload, check.cause, check.message, now);
-      return;
-    }
-    if (check.repeat && decision.signature) {
-      // Changes nothing either way; kept so that a signed decision sent again shows as what it is.
-      this.ignore(
-        payload,
-        'replayed',
-        `This signed decision on "${decision.approvalId}" by ${decision.approver ?? 'an unnamed approver'} was already counted; a decision counts once.`,
-        now,
-      );
-      return;
-    }
-    this.apply(decision, 'signal', now);
   }
 
   /** Denies a waiting approval because its time ran out. */

@@ -15,17 +15,9 @@ import {
   toolApprovalResponseSignal,
   toolOutputErrorTypes,
 } from '../definitions';
-import {
-  decisionBatchPayloadLimits,
-  editedDecisionBatchPayloadLimits,
-  inspectPayload,
-  toolDataPayloadLimits,
-} from '../guards/bounded-payload';
+import { inspectPayload, toolDataPayloadLimits } from '../guards/bounded-payload';
 import { loadSchemaChecks } from '../guards/load-schema-checks';
-import { readDecision } from '../guards/read-decision';
-
-/** Most decisions one update may carry. */
-const maxDecisionsPerUpdate = 100;
+import { readDecisionBatch, receiveDecisionSignal } from './decision-messages';
 
 /**
  * The turn's message handlers for decisions and client outputs. Validators check everything they
@@ -46,12 +38,12 @@ export function registerDecisionHandlers(options: {
 }): void {
   const { book, outputs } = options;
 
-  setHandler(toolApprovalResponseSignal, (payload) => book.receiveSignal(payload, new Date()));
+  setHandler(toolApprovalResponseSignal, (payload) => receiveDecisionSignal(book, payload, new Date()));
 
   setHandler(
     respondToToolApprovalsUpdate,
     (request): RecordedDecision[] | Promise<RecordedDecision[]> => {
-      const decisions = readBatch(request, book.readsEditedInput());
+      const decisions = readDecisionBatch(request, book.readsEditedInput());
       const check = book.checkBatch(decisions, 'update');
       if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, decisionErrorTypes[check.cause]);
       const applyAll = () => {
@@ -74,7 +66,7 @@ export function registerDecisionHandlers(options: {
     },
     {
       validator: (request) => {
-        const check = book.checkBatch(readBatch(request, book.readsEditedInput()), 'update');
+        const check = book.checkBatch(readDecisionBatch(request, book.readsEditedInput()), 'update');
         if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, decisionErrorTypes[check.cause]);
       },
     },
@@ -139,49 +131,4 @@ async function checkEditedInputs(
       );
     }
   }
-}
-
-/** The decisions of an update, or a rejection that says what is wrong. */
-function readBatch(request: unknown, acceptsInput = false): ToolApprovalDecision[] {
-  // Decisions stay as small and shallow as ever; only an editor's input (revision 7) may be as deep as tool input.
-  let inspection = inspectPayload(acceptsInput ? withoutInputs(request) : request, decisionBatchPayloadLimits);
-  if (inspection.bounded && acceptsInput) inspection = inspectPayload(request, editedDecisionBatchPayloadLimits);
-  if (!inspection.bounded) {
-    throw ApplicationFailure.nonRetryable(
-      `Invalid respondToToolApprovals input: ${inspection.reason}.`,
-      decisionErrorTypes.invalid,
-    );
-  }
-  const responses = (request as { responses?: unknown } | null)?.responses;
-  const extra = request && typeof request === 'object' ? Object.keys(request).filter((key) => key !== 'responses') : [];
-  if (!Array.isArray(responses) || responses.length === 0 || responses.length > maxDecisionsPerUpdate || extra.length) {
-    throw ApplicationFailure.nonRetryable(
-      `Invalid respondToToolApprovals input: expected { responses: [1 to ${maxDecisionsPerUpdate} decisions] }.`,
-      decisionErrorTypes.invalid,
-    );
-  }
-  return responses.map((response, index) => {
-    const decision = readDecision(response, { acceptsInput });
-    if ('invalid' in decision) {
-      throw ApplicationFailure.nonRetryable(
-        `Invalid respondToToolApprovals input: responses[${index}]: ${decision.invalid}.`,
-        decisionErrorTypes.invalid,
-      );
-    }
-    return decision;
-  });
-}
-
-/** The request with each decision's `input` blanked, read without walking what a sender wrote. */
-function withoutInputs(request: unknown): unknown {
-  const responses = (request as { responses?: unknown } | null)?.responses;
-  if (!Array.isArray(responses) || responses.length > maxDecisionsPerUpdate) return request;
-  return {
-    ...(request as object),
-    responses: responses.map((response: unknown) =>
-      typeof response === 'object' && response !== null && !Array.isArray(response) && 'input' in response
-        ? { ...response, input: null }
-        : response,
-    ),
-  };
 }

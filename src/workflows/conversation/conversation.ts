@@ -34,6 +34,7 @@ import { conversationInputProblem } from '../guards/conversation-input-problem';
 import { ConversationPendingView } from './conversation-pending-view';
 import { historyIsLarge } from '../history-is-large';
 import { loadSchemaChecks } from '../guards/load-schema-checks';
+import { messageOfThrown } from '../guards/text-of-value';
 import { answerRetiredPatch, retiredPatches } from '../retired-patches';
 
 /** The reason pending calls are denied with when a new message supersedes them. */
@@ -273,7 +274,9 @@ function isOutcomeFailure(error: unknown): error is Extract<TurnOutcome, { type:
 function failureMessage(error: unknown): string {
   if (isOutcomeFailure(error)) return error.message;
   const cause = error instanceof ChildWorkflowFailure ? error.cause : error;
-  return (cause as Error | undefined)?.message ?? String(error);
+  return typeof (cause as { message?: unknown } | undefined)?.message === 'string'
+    ? (cause as Error).message
+    : messageOfThrown(error);
 }
 
 /** The messages and transcript a failed turn sent along with its failure. */

@@ -16,6 +16,7 @@ import {
   supersedeTurnSignal,
 } from '../definitions';
 import { readSupersedeRequest } from '../guards/read-supersede-request';
+import { messageOfThrown } from '../guards/text-of-value';
 import { registerDecisionHandlers } from '../approvals/register-decision-handlers';
 import { answerRetiredPatch, retiredPatches } from '../retired-patches';
 import { runLastToolWithNextStep } from './run-tool-with-next-step';
@@ -184,10 +185,11 @@ class AgentTurn {
     const { turn } = this;
     const cause = error instanceof ActivityFailure ? error.cause : error;
     const type = cause instanceof ApplicationFailure ? cause.type : undefined;
-    turn.events.note('turn-completed', turn.steps, { detail: `failed: ${(cause as Error)?.message ?? String(cause)}` });
+    const message = messageOfThrown(cause);
+    turn.events.note('turn-completed', turn.steps, { detail: `failed: ${message}` });
     turn.visibility.finished('failed');
     return ApplicationFailure.create({
-      message: (cause as Error)?.message ?? String(cause),
+      message,
       ...(type != null && { type }),
       nonRetryable: true,
       details: [{ messages: turn.messages, transcript: turn.transcript }],

@@ -1,3 +1,4 @@
+import { PersonDirectory } from '../../../src/identity';
 import { pendingToolApprovalsQuery } from '../../../src/workflows/definitions';
 import {
   createTestEnvironment,
@@ -100,5 +101,51 @@ describe('gateway approver rights', () => {
     expect(second.body).toMatchObject({ decision: 'approved' });
     await handle.result();
     expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
+  });
+
+  it('names people in the turn as the gateway knows them: a channel name a caller writes is resolved to its person', async () => {
+    const people = PersonDirectory.fromList([
+      { id: 'ana', slack: ['T0001/U0123'], email: ['ana@example.com'] },
+      { id: 'bob', slack: ['U0456'] },
+      { id: 'eve' },
+      { id: 'auditor' },
+      { id: 'robot' },
+      { id: 'reader' },
+    ]);
+    const mapped = await startGateway(environment.tollgate, { people });
+    try {
+      const marker = uniqueMarker();
+      environment.model.scriptFor(
+        marker,
+        { toolCalls: [{ id: `${marker}-1`, name: 'transfer', arguments: { amount: 900, to: 'acme' } }] },
+        { text: 'paid' },
+      );
+      const started = await mapped.call('POST', '/v1/turns', {
+        as: 'eve',
+        body: {
+          messages: [{ role: 'user', content: `${marker} pay acme` }],
+          approvalRules: { approvers: ['slack:U0123', 'email:ANA@example.com'] },
+        },
+      });
+      expect(started.status).toBe(201);
+      const handle = environment.tollgate.turn(started.body.workflowId);
+      const [approval] = await waitForPending(handle, 1);
+      // The turn and the gateway compare the same person ids with the same rule.
+      expect(approval!.approvers).toEqual(['ana']);
+      const refused = await mapped.call('POST', `/v1/approvals/${approval!.approvalId}/decision`, {
+        as: 'bob',
+        body: { approved: true },
+      });
+      expectProblem(refused, 403, 'forbidden');
+      const accepted = await mapped.call('POST', `/v1/approvals/${approval!.approvalId}/decision`, {
+        as: 'ana',
+        body: { approved: true },
+      });
+      expect(accepted.status).toBe(200);
+      expect((await handle.result()).audit[0]).toMatchObject({ decision: 'approved', approver: 'ana' });
+      expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
+    } finally {
+      await mapped.close();
+    }
   });
 });

@@ -211,6 +211,7 @@ describe('approval gateway HTTP rules', () => {
       '/openapi.json',
       '/v1/approvals',
       '/v1/approvals/stats',
+      '/v1/approvals/suggestions',
       '/v1/approvals/{approvalId}',
       '/v1/approvals/{approvalId}/decision',
       '/v1/audit',

@@ -2,6 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { signDecision } from '../../../src/gateway/decisions/sign-decision';
 import type { PendingToolApproval } from '../../../src/protocol';
 import { ApprovalBook } from '../../../src/workflows/approvals/approval-book';
+import { receiveDecisionSignal } from '../../../src/workflows/approvals/decision-messages';
 
 const { privateKey, publicKey } = generateKeyPairSync('ed25519');
 const keyId = 'gw';
@@ -65,10 +66,10 @@ describe('ApprovalBook', () => {
     const turn = book('turn-q', ['q.1'], { allowSelfApproval: true, quorum: 2 });
     const vote = signedFor('turn-q', approval('q.1'), 'ana');
     expect(turn.apply(vote, 'update', new Date())).toMatchObject({ outcome: 'vote-recorded' });
-    turn.receiveSignal(vote, new Date());
+    receiveDecisionSignal(turn, vote, new Date());
     expect(turn.ignored()).toEqual([expect.objectContaining({ cause: 'replayed' })]);
     expect(turn.pending()[0]?.votes).toHaveLength(1);
-    turn.receiveSignal(signedFor('turn-q', approval('q.1'), 'bob'), new Date());
+    receiveDecisionSignal(turn, signedFor('turn-q', approval('q.1'), 'bob'), new Date());
     expect(turn.decisionOf('q.1')).toMatchObject({ decision: 'approved', approver: 'bob' });
   });
 
@@ -143,7 +144,7 @@ describe('ApprovalBook', () => {
 
     it('ignores edited input sent by signal: only the update checks it against the tool first', () => {
       const turn = editing('turn-e', 'e.4');
-      turn.receiveSignal(edit('e.4', 'ana', { path: 'b.txt' }), new Date());
+      receiveDecisionSignal(turn, edit('e.4', 'ana', { path: 'b.txt' }), new Date());
       expect(turn.pending()).toHaveLength(1);
       expect(turn.ignored()).toEqual([
         expect.objectContaining({
@@ -156,7 +157,7 @@ describe('ApprovalBook', () => {
     it('reads input as an unknown field in turns before revision 7', () => {
       const turn = book('turn-old', ['o.1']);
       turn.trustDecisionsFrom({ requireSigned: false, keys: {} }, { bindsSignatures: true });
-      turn.receiveSignal(edit('o.1', 'ana', { path: 'b.txt' }), new Date());
+      receiveDecisionSignal(turn, edit('o.1', 'ana', { path: 'b.txt' }), new Date());
       expect(turn.ignored()).toEqual([
         expect.objectContaining({ message: expect.stringMatching(/unknown field "input"/) }),
       ]);

@@ -23,6 +23,15 @@ describe('readSupersedeRequest', () => {
     expect(readSupersedeRequest(payload)).toEqual({ invalid: 'a supersede request must be an object { reason }' });
   });
 
+  it.each(['{"toString":"x"}', '{"toString":"x","valueOf":"y"}', '[{"toString":"x"}]'])(
+    'refuses a reason String() would throw on, %s, without throwing',
+    (json) => {
+      expect(readSupersedeRequest({ reason: JSON.parse(json) })).toEqual({
+        invalid: 'the reason must be text, and this one cannot be read as text',
+      });
+    },
+  );
+
   it('refuses a reason nested 100,000 deep, which String() would overflow on', () => {
     const reason = JSON.parse('['.repeat(100_000) + ']'.repeat(100_000));
     expect(readSupersedeRequest({ reason })).toEqual({ invalid: 'the reason is nested deeper than 8 levels' });
