@@ -35,11 +35,14 @@ export {
   gatewayChannelsFromEnvironment,
   gatewaySettingsFromEnvironment,
   inboxChannel,
+  generateDecisionKeyPair,
   inboxOptionsFromEnvironment,
+  parseDecisionPrivateKey,
   restChannel,
   slackChannel,
   slackSettingsFromEnvironment,
   type ChatChannelOptions,
+  type DecisionSigningKey,
   type EmailExtensionOptions,
   type GatewayChannel,
   type GatewayContext,
@@ -74,6 +77,7 @@ export {
   type ToolDefinition,
   type ToolExecutionContext,
 } from './tools';
+export { defineAgentTool, type AgentToolDefinition } from './tools';
 export {
   connectMcpServers,
   mcpServersFromEnvironment,

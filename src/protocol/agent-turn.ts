@@ -84,6 +84,26 @@ export const agentTurnInputSchema = z.strictObject({
    * 3 events each time) and decisions and queries are answered when it ends or is extended.
    */
   modelSteps: z.enum(['activity', 'local']).optional(),
+  /**
+   * Bounds on sub-agents (agent tools, docs/sub-agents.md) across the tree this turn heads: how deep agents may call
+   * agents (default 3) and how many model calls the whole tree may make (default 100). A child inherits them.
+   */
+  subAgentLimits: z
+    .strictObject({
+      maxDepth: z.number().int().min(0).max(16).optional(),
+      maxTotalSteps: z.number().int().min(1).max(10_000).optional(),
+    })
+    .optional(),
+  /**
+   * Set by Tollgate on a sub-agent's turn: the agent names from the top turn down to this one, and how many model
+   * calls the tree still allows it. Not for callers.
+   */
+  subAgent: z
+    .strictObject({
+      path: z.array(z.string().min(1).max(64)).min(1).max(16),
+      stepBudget: z.number().int().min(1).max(10_000),
+    })
+    .optional(),
 });
 export type AgentTurnInput = z.infer<typeof agentTurnInputSchema>;
 
@@ -105,6 +125,8 @@ export interface AgentTurnResult {
   text: string;
   /** Model calls made. */
   steps: number;
+  /** Model calls made by this turn and every sub-agent under it, when it ran sub-agents. */
+  treeSteps?: number;
   /** Every approval of the turn: what was asked and what was decided. */
   audit: ToolApprovalAuditEntry[];
   /** Decisions that arrived by signal and were not applied (conflicting, unknown, late). */

@@ -115,6 +115,7 @@ export type {
   IssuedApproval,
   PlannedModelStep,
   PlannedToolCall,
+  SubAgentPlan,
   TranscriptPointer,
   TurnSettings,
 } from './turn-plan';

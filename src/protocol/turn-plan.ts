@@ -70,11 +70,34 @@ export interface GrantUse {
   expiresAt?: string;
 }
 
+/**
+ * A sub-agent a call runs (turn revision 11): the workflow starts a child `agentTurn` with these settings instead
+ * of running a tool in an activity, and the child's final answer is the call's output.
+ */
+export interface SubAgentPlan {
+  /** The agent tool's name: the child's place in the path ("researcher → writeFile"). */
+  name: string;
+  /** The child's system message. */
+  instructions: string;
+  /** The worker's tools the child may call. */
+  tools: string[];
+  /** The child's model settings (`ModelSettings`); the parent's when absent. */
+  model?: { model?: string; temperature?: number; maxOutputTokens?: number };
+  /** The child's most model calls (within what the tree has left). */
+  maxSteps?: number;
+}
+
 /** What happens to one tool call of a step. */
 export type PlannedToolCall =
   | { kind: 'reject'; call: ToolCallPart; error: string }
-  | { kind: 'run'; call: ToolCallPart; executor: 'worker' | 'client'; autoApproved?: IssuedApproval }
-  | { kind: 'ask'; call: ToolCallPart; executor: 'worker' | 'client'; approval: IssuedApproval }
+  | {
+      kind: 'run';
+      call: ToolCallPart;
+      executor: 'worker' | 'client';
+      autoApproved?: IssuedApproval;
+      agent?: SubAgentPlan;
+    }
+  | { kind: 'ask'; call: ToolCallPart; executor: 'worker' | 'client'; approval: IssuedApproval; agent?: SubAgentPlan }
   | { kind: 'provider'; call: ToolCallPart; approval: IssuedApproval; autoApproved: boolean };
 
 /** Whose signatures make a decision count. */
@@ -174,7 +197,14 @@ export const turnRevisions = {
    * so approvers are not asked the same thing again and again (docs/asking-less.md). @since 2026-11-27
    */
   standingGrants: 10,
-  current: 10,
+  /**
+   * an agent tool's call runs as a child `agentTurn` started from the turn's workflow code
+   *
+   * `defineAgentTool`: the child's id reads as a path (`<parent id>/<agent>-<n>`), it never outlives its parent,
+   * and its final answer is the call's output (docs/sub-agents.md). @since 2026-11-27
+   */
+  subAgentsAsChildWorkflows: 11,
+  current: 11,
 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */

@@ -74,6 +74,13 @@ export interface Tool {
   approvalTimeoutMs?: number;
   onExpire?: 'deny' | 'fail';
   approvalRules?: ApprovalRules;
+  /** Set by `defineAgentTool`: a call runs this sub-agent as a child turn. */
+  agent?: {
+    instructions: string;
+    tools: Tool[];
+    model?: { model?: string; temperature?: number; maxOutputTokens?: number };
+    maxSteps?: number;
+  };
 }
 
 const toolNamePattern = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -1,4 +1,5 @@
 export { isAiSdkToolSet, toolsFromAiSdk, type AiSdkTool, type AiSdkToolSet } from './ai-sdk-tools';
+export { agentToolInputSchema, defineAgentTool, type AgentToolDefinition } from './define-agent-tool';
 export { defineTool, type Tool, type ToolDefinition, type ToolExecutionContext } from './define-tool';
 export {
   approvalRequirementOf,

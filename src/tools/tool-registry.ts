@@ -26,7 +26,7 @@ export class ToolRegistry {
   private readonly entries = new Map<string, ToolManifestEntry>();
 
   constructor(tools: readonly Tool[]) {
-    for (const tool of tools) {
+    for (const tool of withSubAgentTools(tools)) {
       if (this.tools.has(tool.name))
         throw new TypeError(`Two tools are named "${tool.name}"; tool names must be unique.`);
       this.tools.set(tool.name, tool);
@@ -34,7 +34,8 @@ export class ToolRegistry {
   }
 
   /** Adds tools that became known after start-up (an MCP server that answered late); names stay unique. */
-  add(tools: readonly Tool[]): void {
+  add(added: readonly Tool[]): void {
+    const tools = withSubAgentTools(added).filter((tool) => this.tools.get(tool.name) !== tool);
     const taken = tools.filter(
       (tool, index) => this.tools.has(tool.name) || tools.findIndex((other) => other.name === tool.name) !== index,
     );
@@ -87,6 +88,24 @@ export class ToolRegistry {
     this.entries.set(name, entry);
     return entry;
   }
+}
+
+/**
+ * The tools with every agent tool's own tools after it, all the way down: the worker runs a sub-agent's calls, so it
+ * must know them. A tool object met twice (two agents sharing `readFile`) counts once; two different tools of one
+ * name are still a clash.
+ */
+export function withSubAgentTools(tools: readonly Tool[]): Tool[] {
+  const seen = new Set<Tool>();
+  const all: Tool[] = [];
+  const visit = (tool: Tool) => {
+    if (seen.has(tool)) return;
+    seen.add(tool);
+    all.push(tool);
+    for (const sub of tool.agent?.tools ?? []) visit(sub);
+  };
+  for (const tool of tools) visit(tool);
+  return all;
 }
 
 function toJsonSchema(schema: z.ZodType): Record<string, unknown> {

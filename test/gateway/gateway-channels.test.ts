@@ -11,7 +11,7 @@ const authorization = { authorization: `Bearer ${token}` };
 
 describe('createGateway channels', () => {
   it('serves the REST API and the chat routes when no channel is named', async () => {
-    const gateway = await createGateway({ tollgate, tokens });
+    const gateway = await createGateway({ tollgate, tokens, acceptUnsignedDecisions: true });
     expect((await gateway.inject({ method: 'GET', url: '/openapi.json', headers: authorization })).statusCode).toBe(
       200,
     );
@@ -20,14 +20,19 @@ describe('createGateway channels', () => {
   });
 
   it('serves only the channels it is given, and /healthz always', async () => {
-    const rest = await createGateway({ tollgate, tokens, channels: [restChannel()] });
+    const rest = await createGateway({ tollgate, tokens, acceptUnsignedDecisions: true, channels: [restChannel()] });
     expect((await rest.inject({ method: 'GET', url: '/openapi.json', headers: authorization })).statusCode).toBe(200);
     expect(
       (await rest.inject({ method: 'POST', url: '/api/chat', headers: authorization, payload: {} })).statusCode,
     ).toBe(404);
     await rest.close();
 
-    const chatOnly = await createGateway({ tollgate, tokens, channels: [chatChannel({ tokens })] });
+    const chatOnly = await createGateway({
+      tollgate,
+      tokens,
+      acceptUnsignedDecisions: true,
+      channels: [chatChannel({ tokens })],
+    });
     expect((await chatOnly.inject({ method: 'GET', url: '/openapi.json', headers: authorization })).statusCode).toBe(
       404,
     );
@@ -44,7 +49,12 @@ describe('createGateway channels', () => {
         app.get('/hello', async () => ({ hello: 'world' }));
       },
     };
-    const gateway = await createGateway({ tollgate, tokens, channels: [restChannel(), whoami] });
+    const gateway = await createGateway({
+      tollgate,
+      tokens,
+      acceptUnsignedDecisions: true,
+      channels: [restChannel(), whoami],
+    });
     expect((await gateway.inject({ method: 'GET', url: '/whoami' })).statusCode).toBe(401);
     expect((await gateway.inject({ method: 'GET', url: '/whoami', headers: authorization })).json()).toEqual({
       taskQueues: ['channels-test'],
@@ -54,8 +64,8 @@ describe('createGateway channels', () => {
   });
 
   it('refuses two channels of one name', async () => {
-    await expect(createGateway({ tollgate, tokens, channels: [restChannel(), restChannel()] })).rejects.toThrow(
-      'Two gateway channels are named "rest"',
-    );
+    await expect(
+      createGateway({ tollgate, tokens, acceptUnsignedDecisions: true, channels: [restChannel(), restChannel()] }),
+    ).rejects.toThrow('Two gateway channels are named "rest"');
   });
 });

@@ -3,6 +3,8 @@ import {
   ApproverTokens,
   createGateway,
   createTollgateWorker,
+  generateDecisionKeyPair,
+  parseDecisionPrivateKey,
   restChannel,
   TollgateClient,
   type ModelSettings,
@@ -33,6 +35,10 @@ export interface App {
 }
 
 export async function startApp(settings: AppSettings): Promise<App> {
+  // Decisions are signed: the gateway signs with the private key, the worker counts only what the public key verifies.
+  // A real deployment keeps the private key in a secret store; made here, it lives as long as the application.
+  const keys = generateDecisionKeyPair();
+  const signingKey = { keyId: 'embed', privateKey: parseDecisionPrivateKey(keys.privateKeyPem) };
   const connection = await NativeConnection.connect({ address: settings.temporalAddress });
   // The worker runs turns with the application's own tools.
   const worker = await createTollgateWorker({
@@ -41,11 +47,12 @@ export async function startApp(settings: AppSettings): Promise<App> {
     tools,
     model: settings.model,
     approvalSecret: settings.approvalSecret,
+    policy: { decisions: { trustedKeys: { embed: keys.publicKey } } },
   });
   // The client starts turns on the same queue; the gateway decides through it.
   const tollgate = await TollgateClient.connect({ address: settings.temporalAddress, taskQueue: settings.taskQueue });
   const tokens = ApproverTokens.fromRecord({ [settings.approverToken]: 'ana' });
-  const gateway = await createGateway({ tollgate, tokens, channels: [restChannel()] });
+  const gateway = await createGateway({ tollgate, tokens, signingKey, channels: [restChannel()] });
   await gateway.listen({ port: 0, host: '127.0.0.1' });
   const address = gateway.server.address();
   const gatewayUrl = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;

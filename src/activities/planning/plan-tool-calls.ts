@@ -8,6 +8,7 @@ import {
   type IssuedApproval,
   type ModelMessage,
   type PlannedToolCall,
+  type SubAgentPlan,
   type ToolCallPart,
 } from '../../protocol';
 import { resolveApprovalRules, resolveGrantLimits, type CallerRules, type OperatorPolicy } from '../../policy';
@@ -82,17 +83,42 @@ export async function planToolCalls(
       continue;
     }
     const asks = entry.asks === true || (context.batch === 'all-if-any' && anyAsks);
+    const agent = subAgentPlanOf(tool);
     if (!asks) {
-      plans.push({ kind: 'run', call, executor: tool.executor });
+      plans.push({ kind: 'run', call, executor: tool.executor, ...(agent && { agent }) });
     } else if (context.autoApprove) {
-      plans.push({ kind: 'run', call, executor: tool.executor, autoApproved: issueApproval(call, tool, context) });
+      plans.push({
+        kind: 'run',
+        call,
+        executor: tool.executor,
+        autoApproved: issueApproval(call, tool, context),
+        ...(agent && { agent }),
+      });
     } else {
-      plans.push({ kind: 'ask', call, executor: tool.executor, approval: issueApproval(call, tool, context) });
+      plans.push({
+        kind: 'ask',
+        call,
+        executor: tool.executor,
+        approval: issueApproval(call, tool, context),
+        ...(agent && { agent }),
+      });
     }
   }
   await consultPolicy(plans, context);
   await claimGrants(plans, context);
   return plans;
+}
+
+/** What the workflow needs to start an agent tool's sub-agent as a child turn; undefined for any other tool. */
+export function subAgentPlanOf(tool: Tool): SubAgentPlan | undefined {
+  if (!tool.agent) return undefined;
+  return {
+    name: tool.name,
+    instructions: tool.agent.instructions,
+    tools: tool.agent.tools.map((sub) => sub.name),
+    ...(tool.agent.model && { model: tool.agent.model }),
+    ...(tool.agent.maxSteps !== undefined && { maxSteps: tool.agent.maxSteps }),
+  };
 }
 
 async function needsApproval(

@@ -5,6 +5,7 @@ import type { PlannedToolCall, ToolCallPart, ToolResultOutput, ToolResultPart, T
 import { errorText, executionDenied } from '../../protocol/denial-and-error-outputs';
 import { turnRevisions } from '../../protocol/turn-plan';
 import { toolSummary } from '../visibility/describe-turn';
+import { runSubAgent } from './sub-agent';
 import { toolRunner } from './turn-activity-options';
 import { continuesAsNewWhenLarge, unlessContinuingAsNew } from './turn-continue-as-new';
 import { type Settled, type Settling, type TurnState, unsettled, withNextStep } from './turn-state';
@@ -96,7 +97,9 @@ export async function settle(
     turn.events.note('tool-started', turn.steps, { toolCallId: call.toolCallId, toolName: call.toolName });
   }
   let part: ToolResultPart;
-  if (plan.executor === 'client') {
+  if (plan.agent && turn.revision() >= turnRevisions.subAgentsAsChildWorkflows) {
+    part = result(await runSubAgent(turn, plan.agent, runToolInput(turn, call, approvalId).input));
+  } else if (plan.executor === 'client') {
     if (!awaitingOutput) turn.outputs.expect(call);
     turn.visibility.refresh();
     await condition(() => turn.outputs.outputOf(call.toolCallId) !== undefined);

@@ -74,6 +74,10 @@ export class TurnState {
   /** The calls an earlier run was settling when it continued as new. */
   carriedSettling: SettlingCalls | undefined;
   continuations = 0;
+  /** Model calls made by this turn's sub-agents and theirs (turn revision 11). */
+  subAgentSteps = 0;
+  /** Sub-agents started, for their child workflow ids. */
+  subAgentsStarted = 0;
 
   constructor(readonly input: AgentTurnInput) {
     // Decisions, votes and ignored decisions show in the Temporal UI's details the moment they are recorded.
@@ -212,6 +216,7 @@ export class TurnState {
       messages: this.messages,
       text: this.text,
       steps: this.steps,
+      ...(this.subAgentSteps > 0 && { treeSteps: this.steps + this.subAgentSteps }),
       audit: book.audit(),
       ignoredDecisions: book.ignored(),
       ...(book.ignoredNotKept() > 0 && { ignoredDecisionsNotKept: book.ignoredNotKept() }),

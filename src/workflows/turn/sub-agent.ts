@@ -1,0 +1,121 @@
+import { ChildWorkflowFailure, executeChild, isCancellation, ParentClosePolicy } from '@temporalio/workflow';
+import type { AgentTurnInput, AgentTurnResult, SubAgentPlan, ToolResultOutput } from '../../protocol';
+// Not from the protocol's index, which builds every zod schema in each workflow's module scope.
+import { errorText } from '../../protocol/denial-and-error-outputs';
+import type { TurnState } from './turn-state';
+
+/** How deep agents may call agents when the turn does not say (`subAgentLimits.maxDepth`). */
+export const defaultSubAgentDepth = 3;
+/** How many model calls a whole tree of agents may make when the turn does not say (`subAgentLimits.maxTotalSteps`). */
+export const defaultTreeSteps = 100;
+/** A sub-agent's most model calls when its tool does not say. */
+const defaultSubAgentSteps = 10;
+
+/** The agent names from the top turn down to `turn` (empty for a top turn). */
+export function pathOf(turn: TurnState): string[] {
+  return turn.input.subAgent?.path ?? [];
+}
+
+/** How many model calls the tree still allows `turn` and what it starts, counting its own and its sub-agents'. */
+function stepsLeft(turn: TurnState): number {
+  const budget = turn.input.subAgent?.stepBudget ?? turn.input.subAgentLimits?.maxTotalSteps ?? defaultTreeSteps;
+  return budget - turn.steps - turn.subAgentSteps;
+}
+
+/**
+ * The child turn's input: the agent's instructions and tools, the task the calling model wrote, and what carries
+ * down the tree unchanged (the requester, the caller's approval rules, autonomy, expiry, the model API and limits).
+ */
+export function childTurnInput(
+  turn: TurnState,
+  agent: SubAgentPlan,
+  task: string,
+  maxSteps: number,
+  stepBudget: number,
+): AgentTurnInput {
+  const { input } = turn;
+  return {
+    messages: [
+      { role: 'system', content: agent.instructions },
+      { role: 'user', content: task },
+    ],
+    tools: agent.tools,
+    maxSteps,
+    ...((agent.model ?? input.model) && { model: agent.model ?? input.model }),
+    ...(input.requester !== undefined && { requester: input.requester }),
+    ...(input.approvalRules && { approvalRules: input.approvalRules }),
+    ...(input.autoApprove !== undefined && { autoApprove: input.autoApprove }),
+    ...(input.approvalTimeout !== undefined && { approvalTimeout: input.approvalTimeout }),
+    ...(input.onExpire && { onExpire: input.onExpire }),
+    ...(input.approvalBatch && { approvalBatch: input.approvalBatch }),
+    ...(input.toolTimeouts && { toolTimeouts: input.toolTimeouts }),
+    ...(input.modelApi && { modelApi: input.modelApi }),
+    ...(input.modelSteps && { modelSteps: input.modelSteps }),
+    ...(input.subAgentLimits && { subAgentLimits: input.subAgentLimits }),
+    subAgent: { path: [...pathOf(turn), agent.name], stepBudget },
+  };
+}
+
+/**
+ * Runs an agent tool's call as a child turn started from this workflow (turn revision 11) and returns what the
+ * calling model reads: the child's final answer, or an `error-text` when the tree is too deep or out of steps, or
+ * the child failed, ran out of steps or was stopped. The child is terminated if this turn closes first.
+ */
+export async function runSubAgent(turn: TurnState, agent: SubAgentPlan, input: unknown): Promise<ToolResultOutput> {
+  const path = [...pathOf(turn), agent.name];
+  const maxDepth = turn.input.subAgentLimits?.maxDepth ?? defaultSubAgentDepth;
+  if (path.length > maxDepth) {
+    return errorText(
+      `Sub-agent "${agent.name}" was not started: agents may call agents only ${maxDepth} deep ` +
+        `(${path.join(' → ')}). Do the task without it.`,
+    );
+  }
+  // The turn's own step that made this call is counted; the child may use what the tree has left.
+  const left = stepsLeft(turn);
+  if (left < 1) {
+    return errorText(
+      `Sub-agent "${agent.name}" was not started: the agents of this conversation used every model call they may ` +
+        `make. Answer with what you have.`,
+    );
+  }
+  const task = String((input as { task?: unknown } | undefined)?.task ?? '');
+  const maxSteps = Math.min(agent.maxSteps ?? defaultSubAgentSteps, left);
+  turn.subAgentsStarted += 1;
+  const workflowId = `${turn.workflowId}/${agent.name}-${turn.subAgentsStarted}`;
+  let result: AgentTurnResult;
+  try {
+    result = await executeChild<(input: AgentTurnInput) => Promise<AgentTurnResult>>('agentTurn', {
+      workflowId,
+      args: [childTurnInput(turn, agent, task, maxSteps, left)],
+      parentClosePolicy: ParentClosePolicy.TERMINATE,
+      staticSummary: `Sub-agent ${path.join(' → ')}: ${task.slice(0, 120)}`,
+    });
+  } catch (error) {
+    if (isCancellation(error)) throw error;
+    const cause = error instanceof ChildWorkflowFailure ? (error.cause ?? error) : error;
+    turn.subAgentSteps += 1;
+    return errorText(`Sub-agent "${agent.name}" failed: ${(cause as Error)?.message ?? String(cause)}`);
+  }
+  turn.subAgentSteps += result.treeSteps ?? result.steps;
+  return subAgentOutput(agent.name, result);
+}
+
+/** What the calling model reads of a finished sub-agent. */
+export function subAgentOutput(name: string, result: AgentTurnResult): ToolResultOutput {
+  const said = result.text.trim() === '' ? '' : ` Its last words: ${result.text}`;
+  switch (result.status) {
+    case 'completed': {
+      const decided = result.audit.filter((entry) => entry.decision !== 'awaiting-quorum');
+      if (decided.length > 0 && decided.every((entry) => entry.decision !== 'approved')) {
+        return errorText(`Sub-agent "${name}" was denied every call it asked for.${said}`);
+      }
+      return { type: 'text', value: result.text };
+    }
+    case 'max-steps-reached':
+      return errorText(`Sub-agent "${name}" ran out of steps (${result.steps}) before it answered.${said}`);
+    case 'superseded':
+      return errorText(`Sub-agent "${name}" was stopped before it answered.${said}`);
+    default:
+      return errorText(`Sub-agent "${name}" stopped waiting for approvals it could not get.${said}`);
+  }
+}
