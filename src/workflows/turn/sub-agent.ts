@@ -2,6 +2,7 @@ import { ChildWorkflowFailure, executeChild, isCancellation, ParentClosePolicy }
 import type { AgentTurnInput, AgentTurnResult, SubAgentPlan, ToolResultOutput } from '../../protocol';
 // Not from the protocol's index, which builds every zod schema in each workflow's module scope.
 import { errorText } from '../../protocol/denial-and-error-outputs';
+import { messageOfThrown, textOfValue } from '../guards/text-of-value';
 import type { TurnState } from './turn-state';
 
 /** How deep agents may call agents when the turn does not say (`subAgentLimits.maxDepth`). */
@@ -78,7 +79,7 @@ export async function runSubAgent(turn: TurnState, agent: SubAgentPlan, input: u
         `make. Answer with what you have.`,
     );
   }
-  const task = String((input as { task?: unknown } | undefined)?.task ?? '');
+  const task = textOfValue((input as { task?: unknown } | undefined)?.task) ?? '';
   const maxSteps = Math.min(agent.maxSteps ?? defaultSubAgentSteps, left);
   turn.subAgentsStarted += 1;
   const workflowId = `${turn.workflowId}/${agent.name}-${turn.subAgentsStarted}`;
@@ -94,7 +95,7 @@ export async function runSubAgent(turn: TurnState, agent: SubAgentPlan, input: u
     if (isCancellation(error)) throw error;
     const cause = error instanceof ChildWorkflowFailure ? (error.cause ?? error) : error;
     turn.subAgentSteps += 1;
-    return errorText(`Sub-agent "${agent.name}" failed: ${(cause as Error)?.message ?? String(cause)}`);
+    return errorText(`Sub-agent "${agent.name}" failed: ${messageOfThrown(cause)}`);
   }
   turn.subAgentSteps += result.treeSteps ?? result.steps;
   return subAgentOutput(agent.name, result);

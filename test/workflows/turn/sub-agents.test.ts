@@ -77,7 +77,10 @@ describe('agent tools', () => {
     const description = await childHandle.describe();
     expect(description.parentExecution?.workflowId).toBe(handle.workflowId);
     const childRequest = environment.model.requestsFor(child)[0];
-    expect(childRequest?.messages[0]).toMatchObject({ role: 'system', content: expect.stringContaining('look words up') });
+    expect(childRequest?.messages[0]).toMatchObject({
+      role: 'system',
+      content: expect.stringContaining('look words up'),
+    });
     const childResult = await childHandle.result();
     for (const message of [...result.messages, ...childResult.messages]) {
       expect(modelMessageSchema.safeParse(message).success).toBe(true);
@@ -92,7 +95,9 @@ describe('agent tools', () => {
       { toolCalls: [{ id: `${parent}-1`, name: 'reader', arguments: { task: `${child} keep looking` } }] },
       { text: 'The reader gave up.' },
     );
-    const loop = (n: number) => ({ toolCalls: [{ id: `${child}-${n}`, name: 'lookup', arguments: { query: `w${n}` } }] });
+    const loop = (n: number) => ({
+      toolCalls: [{ id: `${child}-${n}`, name: 'lookup', arguments: { query: `w${n}` } }],
+    });
     environment.model.scriptFor(child, loop(1), loop(2), loop(3));
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${parent} research` }],
@@ -149,9 +154,7 @@ describe('agent tools', () => {
 
     expect(result.text).toBe('Edited.');
     expect(result.treeSteps).toBe(5);
-    const grandchild = await environment.client.workflow
-      .getHandle(`${handle.workflowId}/editor-1/reader-1`)
-      .result();
+    const grandchild = await environment.client.workflow.getHandle(`${handle.workflowId}/editor-1/reader-1`).result();
     expect(grandchild.text).toBe('Nothing to read.');
   });
 
