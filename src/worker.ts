@@ -179,7 +179,8 @@ export function workerSettingsFromEnvironment(
     policy: operatorPolicyFromEnvironment(environment),
     store: namedContentStoreFromEnvironment(environment).store,
     storeSetting: storeSetting(environment),
-    acceptUnsignedDecisions: acceptUnsignedDecisionsFromEnvironment(environment),
+    // Only the operator's explicit word is passed on: spread over options, the settings never take back a `true`.
+    ...(acceptUnsignedDecisionsFromEnvironment(environment) && { acceptUnsignedDecisions: true }),
     ...(environment.TOLLGATE_APPROVAL_SECRET && { approvalSecret: environment.TOLLGATE_APPROVAL_SECRET }),
   };
 }

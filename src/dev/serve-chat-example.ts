@@ -62,7 +62,9 @@ export async function startChatExample(options: {
     entryPoints: [path.join(__dirname, '../../examples/chat/app.tsx')],
     bundle: true,
     write: false,
-    format: 'esm',
+    // A classic script (the page loads it without type=module): with the package's explicit "type": "commonjs",
+    // an ESM bundle ends in an `export` the browser refuses.
+    format: 'iife',
     target: 'es2022',
     jsx: 'automatic',
     minify: true,

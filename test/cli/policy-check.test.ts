@@ -25,6 +25,8 @@ beforeAll(async () => {
   // A task queue of its own: the replay reads this file's turns only.
   environment = await createTestEnvironment({
     tools,
+    // The MCP project's own server: its readOnlyHint is trusted, so reads run unasked as the replay expects.
+    policy: { mcpServers: { fs: { trustReadOnlyHint: true } } },
     mcpServers: {
       fs: {
         command: process.execPath,

@@ -135,7 +135,7 @@ describe('standing grants over REST', () => {
       body: { approved: true, allow: { uses: 3 } },
     });
     expectProblem(self, 403, 'forbidden');
-    expect(self.body.detail).toBe('"bob" may not grant for their own requests.');
+    expect(self.body.detail).toBe('"bob" may not grant for their own requests; someone else must.');
     expect(await nextAsk(workflowId)).toBe(firstAsk);
 
     const unfit = await gateway.call('POST', '/v1/grants', {

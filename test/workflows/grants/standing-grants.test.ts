@@ -116,6 +116,7 @@ describe('standing grants', () => {
       tools,
       policy,
       approvalSecret: testApprovalSecret,
+      acceptUnsignedDecisions: true,
       model: { baseURL: environment.model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },
       workflowBundle: { codePath: workflowBundlePath() },
       workerOptions: { shutdownGraceTime: '1s' },
