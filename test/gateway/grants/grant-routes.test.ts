@@ -185,7 +185,7 @@ describe('standing grants over REST', () => {
     );
     expect(refused.map((attempt) => [attempt.approver, attempt.refusal?.detail])).toEqual(
       expect.arrayContaining([
-        ['bob', '"bob" may not grant for their own requests.'],
+        ['bob', '"bob" may not grant for their own requests; someone else must.'],
         ['ana', expect.stringMatching(/needs a number/)],
         ['eve', expect.stringMatching(/may not decide calls of deploy/)],
       ]),
