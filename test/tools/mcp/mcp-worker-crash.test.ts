@@ -76,7 +76,11 @@ describe('an MCP tool call that may have side effects, when its worker dies duri
     const policyFile = path.join(root, 'policy.json');
     writeFileSync(
       policyFile,
-      JSON.stringify({ mcpServers: { every: { tools: { 'trigger-long-running-operation': { idempotent: false } } } } }),
+      JSON.stringify({
+        mcpServers: {
+          every: { trustReadOnlyHint: true, tools: { 'trigger-long-running-operation': { idempotent: false } } },
+        },
+      }),
     );
     const more = { servers: { every: { url: `http://127.0.0.1:${port}/mcp`, callTimeout: '30s' } }, policyFile };
     let worker: ChildProcess | undefined;
