@@ -18,6 +18,8 @@ beforeAll(async () => {
   server = await startEverythingServer(port);
   environment = await createTestEnvironment({
     tools: [],
+    // The MCP project's own server: its read-only hints are trusted, so its reads run unasked (docs/mcp-tools.md).
+    policy: { mcpServers: { every: { trustReadOnlyHint: true } } },
     mcpServers: { every: { url: `http://127.0.0.1:${port}/mcp`, callTimeout: '1s', connectTimeout: '3s' } },
   });
 });
