@@ -1,12 +1,13 @@
-import { Client } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import { TollgateClient } from '../../src/client';
 import { ApproverTokens, chatChannel, createGateway, restChannel, type GatewayChannel } from '../../src/gateway';
 
-// Which routes a gateway serves is the caller's choice, channel by channel. Nothing here reaches Temporal: the client's
-// connection is lazy, and no route that reads a turn is called.
+// Which routes a gateway serves is the caller's choice, channel by channel. Only the gateway's start-up check reaches
+// Temporal (the test server's namespace); no route that reads a turn is called.
 const token = 'ana-channels-test-token-0123456789';
 const tokens = ApproverTokens.fromRecord({ [token]: 'ana' });
-const tollgate = new TollgateClient(new Client(), 'channels-test');
+const connection = Connection.lazy({ address: process.env.TOLLGATE_TEST_TEMPORAL_ADDRESS ?? 'localhost:7233' });
+const tollgate = new TollgateClient(new Client({ connection }), 'channels-test');
 const authorization = { authorization: `Bearer ${token}` };
 
 describe('createGateway channels', () => {
