@@ -18,11 +18,18 @@ describe('the package root', () => {
       'agentTurn',
       'agentTurnEventsQuery',
       'agentTurnStateQuery',
+      'claimGrantUpdate',
       'conversation',
+      'grantLedgerWorkflowId',
+      'grantLedgerWorkflowType',
+      'grantUpdate',
+      'grantsQuery',
       'pendingToolApprovalsQuery',
       'respondToToolApprovalsUpdate',
+      'revokeGrantUpdate',
       'submitToolOutputUpdate',
       'supersedeTurnSignal',
+      'tollgateGrantLedger',
       'toolApprovalResponseSignal',
     ]);
   });
