@@ -122,6 +122,8 @@ export type {
 export { turnRevisions } from './turn-plan';
 export type { ApprovalNotice, ApprovalNoticeKind, NotificationReceipt } from './approval-notice';
 export {
+  isPathUnder,
+  normalisePath,
   conversationIdOf,
   constraintHolds,
   constraintSchemaProblem,

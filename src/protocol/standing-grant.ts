@@ -215,21 +215,27 @@ export function constraintHolds(constraint: ArgumentConstraint, input: unknown):
       return typeof value === 'string' && constraint.values.includes(value);
     case 'at-most':
       return typeof value === 'number' && Number.isFinite(value) && value <= constraint.max;
-    case 'path-under': {
-      if (typeof value !== 'string') return false;
-      const path = normalisePath(value);
-      const folder = normalisePath(constraint.folder);
-      if (path === undefined || folder === undefined) return false;
-      return folder === '' || path === folder || path.startsWith(`${folder}/`);
-    }
+    case 'path-under':
+      return typeof value === 'string' && isPathUnder(value, constraint.folder);
   }
+}
+
+/**
+ * Whether `path` lies in `folder` (or is it), compared after normalising both: a grant's `path-under` constraint and
+ * the suggestions that propose one read paths by this one rule. A `..` that leaves the root is under nothing.
+ */
+export function isPathUnder(path: string, folder: string): boolean {
+  const normalPath = normalisePath(path);
+  const normalFolder = normalisePath(folder);
+  if (normalPath === undefined || normalFolder === undefined) return false;
+  return normalFolder === '' || normalPath === normalFolder || normalPath.startsWith(`${normalFolder}/`);
 }
 
 /**
  * A path with `.` and empty segments removed and no leading `./` or `/` (workspace paths are relative to its root);
  * undefined when `..` would leave the root, so such a path is never "under" anything.
  */
-function normalisePath(path: string): string | undefined {
+export function normalisePath(path: string): string | undefined {
   const parts: string[] = [];
   for (const segment of path.replace(/\\/g, '/').split('/')) {
     if (segment === '' || segment === '.') continue;

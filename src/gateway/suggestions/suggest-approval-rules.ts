@@ -1,5 +1,5 @@
 import type { OperatorPolicy } from '../../policy/operator-policy';
-import type { ToolApprovalAuditEntry } from '../../protocol';
+import { isPathUnder, normalisePath, type ToolApprovalAuditEntry } from '../../protocol';
 import { percentile } from '../stats/approval-stats';
 
 /** How much history a suggestion needs. */
@@ -197,7 +197,7 @@ function findPatterns(
       const strings = valued as Array<{ call: AskedCall; value: string }>;
       if (strings.some(({ value }) => value.includes('/'))) {
         for (const folder of widestFolders(strings, thresholds)) {
-          check({ type: 'path-under', argument, folder }, (value) => isUnder(value as string, folder));
+          check({ type: 'path-under', argument, folder }, (value) => isPathUnder(value as string, folder));
         }
       } else {
         const refused = new Set(strings.filter(({ call }) => !call.approved).map(({ value }) => value));
@@ -239,33 +239,10 @@ function widestFolders(
     for (let length = 1; length < segments.length; length += 1) candidates.add(segments.slice(0, length).join('/'));
   }
   const good = [...candidates].filter((folder) => {
-    const covered = values.filter(({ value }) => isUnder(value, folder)).map(({ call }) => call);
+    const covered = values.filter(({ value }) => isPathUnder(value, folder)).map(({ call }) => call);
     return qualifies(covered, thresholds);
   });
-  return good.filter((folder) => !good.some((other) => other !== folder && isUnder(folder, other))).sort();
-}
-
-/**
- * Whether `value` is the path `folder` or a path inside it, read as a standing grant's `path-under` reads it: `.`
- * and empty steps dropped, a leading `/` ignored, and a `..` that would leave the root makes it under nothing.
- */
-export function isUnder(value: string, folder: string): boolean {
-  const path = normalisePath(value);
-  const base = normalisePath(folder);
-  if (path === undefined || base === undefined) return false;
-  return base === '' || path === base || path.startsWith(`${base}/`);
-}
-
-function normalisePath(path: string): string | undefined {
-  const parts: string[] = [];
-  for (const segment of path.replace(/\\/g, '/').split('/')) {
-    if (segment === '' || segment === '.') continue;
-    if (segment === '..') {
-      if (parts.length === 0) return undefined;
-      parts.pop();
-    } else parts.push(segment);
-  }
-  return parts.join('/');
+  return good.filter((folder) => !good.some((other) => other !== folder && isPathUnder(folder, other))).sort();
 }
 
 function suggestion(

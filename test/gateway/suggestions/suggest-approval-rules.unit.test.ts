@@ -1,4 +1,5 @@
-import { isUnder, suggestApprovalRules } from '../../../src/gateway/suggestions/suggest-approval-rules';
+import { suggestApprovalRules } from '../../../src/gateway/suggestions/suggest-approval-rules';
+import { isPathUnder } from '../../../src/protocol';
 import type { ToolApprovalAuditEntry } from '../../../src/protocol';
 
 const since = new Date('2026-03-01T00:00:00.000Z');
@@ -180,15 +181,15 @@ describe('suggestApprovalRules', () => {
   });
 });
 
-describe('isUnder', () => {
+describe('isPathUnder', () => {
   it('holds a path inside the folder and nothing that steps out of it', () => {
-    expect(isUnder('docs/a.md', 'docs')).toBe(true);
-    expect(isUnder('./docs//guide/a.md', 'docs/')).toBe(true);
-    expect(isUnder('/srv/docs/a.md', '/srv/docs')).toBe(true);
-    expect(isUnder('docs-old/a.md', 'docs')).toBe(false);
-    expect(isUnder('docs/../etc/passwd', 'docs')).toBe(false);
-    expect(isUnder('docs\\..\\secret', 'docs')).toBe(false);
+    expect(isPathUnder('docs/a.md', 'docs')).toBe(true);
+    expect(isPathUnder('./docs//guide/a.md', 'docs/')).toBe(true);
+    expect(isPathUnder('/srv/docs/a.md', '/srv/docs')).toBe(true);
+    expect(isPathUnder('docs-old/a.md', 'docs')).toBe(false);
+    expect(isPathUnder('docs/../etc/passwd', 'docs')).toBe(false);
+    expect(isPathUnder('docs\\..\\secret', 'docs')).toBe(false);
     // A `..` that would leave the root is under nothing.
-    expect(isUnder('../docs/a.md', 'docs')).toBe(false);
+    expect(isPathUnder('../docs/a.md', 'docs')).toBe(false);
   });
 });
