@@ -34,6 +34,8 @@ export interface TurnCarryOver {
   settling: SettlingCalls;
   /** How many times the turn has continued as new. */
   continuations: number;
+  /** Its sub-agents' model calls and how many it started (turn revision 14; none when absent). */
+  subAgents?: { steps: number; started: number };
 }
 
 /**

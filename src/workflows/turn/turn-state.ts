@@ -14,6 +14,7 @@ import type {
 } from '../../protocol';
 import { turnRevisions } from '../../protocol/turn-plan';
 import { ClientToolOutputs } from '../approvals/client-tool-outputs';
+import { SubAgentApprovals } from './sub-agent-approvals';
 import type { SettlingCalls } from './turn-carry-over';
 import { TurnApprovals } from '../approvals/turn-approvals';
 import { TurnEventLog } from '../visibility/turn-event-log';
@@ -53,7 +54,7 @@ export class TurnState {
   readonly outputs = new ClientToolOutputs();
   readonly visibility = new TurnVisibility(this.workflowId, workflowInfo().parent?.workflowId, {
     picture: () => ({
-      pending: this.waiting(this.approvals.book.pending()),
+      pending: this.waiting(this.shownPending()),
       awaitingOutput: this.outputs.awaiting().map((call) => call.toolName),
       decided: this.approvals.book.audit(),
       ignored: this.approvals.book.ignored(),
@@ -78,6 +79,8 @@ export class TurnState {
   subAgentSteps = 0;
   /** Sub-agents started, for their child workflow ids. */
   subAgentsStarted = 0;
+  /** What the running sub-agents wait for, shown with this turn's own (turn revision 14). */
+  readonly subAgents = new SubAgentApprovals();
 
   constructor(readonly input: AgentTurnInput) {
     // Decisions, votes and ignored decisions show in the Temporal UI's details the moment they are recorded.
@@ -140,7 +143,19 @@ export class TurnState {
   }
 
   showPending(): void {
-    this.visibility.publish(this.approvals.book.pending());
+    this.visibility.publish(this.shownPending());
+  }
+
+  /**
+   * What the turn shows as waiting: its own approvals, and from turn revision 14 each marked with the sub-agent path
+   * when this turn is a sub-agent, followed by what its running sub-agents wait for (with their paths).
+   */
+  shownPending(): PendingToolApproval[] {
+    const own = this.approvals.book.pending();
+    if (this.revision() < turnRevisions.subAgentApprovalsShown) return own;
+    const path = this.input.subAgent?.path;
+    const marked = path && path.length > 0 ? own.map((approval) => ({ ...approval, path: [...path] })) : own;
+    return [...marked, ...this.subAgents.pending()];
   }
 
   /**
@@ -152,7 +167,7 @@ export class TurnState {
   showDecided(): void {
     const revision = this.revision();
     if (revision >= turnRevisions.searchAttributeFollowsDecisions)
-      this.visibility.publishDetails(this.approvals.book.pending());
+      this.visibility.publishDetails(this.shownPending());
     else if (revision >= turnRevisions.decisionsLeavePendingAtOnce) this.showPending();
   }
 
@@ -194,7 +209,7 @@ export class TurnState {
 
   currentStatus(): AgentTurnStatus {
     if (this.status !== 'running') return this.status;
-    if (this.approvals.book.pending().length > 0) return 'awaiting-approval';
+    if (this.shownPending().length > 0) return 'awaiting-approval';
     return this.outputs.awaiting().length > 0 ? 'awaiting-tool-output' : 'running';
   }
 
