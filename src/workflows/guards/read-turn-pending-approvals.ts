@@ -93,7 +93,10 @@ function entryProblem(entry: unknown, turnId: string): string | undefined {
   }
   if (votes !== undefined && !(Array.isArray(votes) && votes.every(isVote)))
     return 'votes must be { approver, decidedAt }';
-  if (path !== undefined && !(Array.isArray(path) && path.length <= maxPathLength && path.every((name) => isText(name, 200)))) {
+  if (
+    path !== undefined &&
+    !(Array.isArray(path) && path.length <= maxPathLength && path.every((name) => isText(name, 200)))
+  ) {
     return `path must be a list of at most ${maxPathLength} agent names`;
   }
   return undefined;

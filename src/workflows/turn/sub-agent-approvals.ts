@@ -59,7 +59,5 @@ export class SubAgentApprovals {
 }
 
 function keyOf(pending: readonly PendingToolApproval[]): string {
-  return pending
-    .map((approval) => `${approval.approvalId}:${approval.votes?.length ?? 0}`)
-    .join(',');
+  return pending.map((approval) => `${approval.approvalId}:${approval.votes?.length ?? 0}`).join(',');
 }

@@ -166,8 +166,7 @@ export class TurnState {
    */
   showDecided(): void {
     const revision = this.revision();
-    if (revision >= turnRevisions.searchAttributeFollowsDecisions)
-      this.visibility.publishDetails(this.shownPending());
+    if (revision >= turnRevisions.searchAttributeFollowsDecisions) this.visibility.publishDetails(this.shownPending());
     else if (revision >= turnRevisions.decisionsLeavePendingAtOnce) this.showPending();
   }
 

@@ -139,9 +139,11 @@ function pendingSection(picture: TurnPicture): string {
     }
     lines.push(`- approvalId ${code(approval.approvalId)}`);
     // A blank line before the list: some renderers (the Temporal UI's) read a list right after a line as text.
-    return [`**${index + 1}. ${code(nameOnPath(approval))}** ${code(argumentsLine(approval.input))}`, '', ...lines].join(
-      '\n',
-    );
+    return [
+      `**${index + 1}. ${code(nameOnPath(approval))}** ${code(argumentsLine(approval.input))}`,
+      '',
+      ...lines,
+    ].join('\n');
   });
   const more = picture.pending.length - shown.length;
   if (more > 0) shown.push(`… and ${more} more (query \`pendingToolApprovals\`).`);
