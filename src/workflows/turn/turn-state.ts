@@ -153,9 +153,14 @@ export class TurnState {
   shownPending(): PendingToolApproval[] {
     const own = this.approvals.book.pending();
     if (this.revision() < turnRevisions.subAgentApprovalsShown) return own;
+    return [...own.map((approval) => this.onPath(approval)), ...this.subAgents.pending()];
+  }
+
+  /** `approval` with the sub-agent path that led to this turn, when it is a sub-agent (from turn revision 14). */
+  onPath(approval: PendingToolApproval): PendingToolApproval {
     const path = this.input.subAgent?.path;
-    const marked = path && path.length > 0 ? own.map((approval) => ({ ...approval, path: [...path] })) : own;
-    return [...marked, ...this.subAgents.pending()];
+    if (!path || path.length === 0 || this.revision() < turnRevisions.subAgentApprovalsShown) return approval;
+    return { ...approval, path: [...path] };
   }
 
   /**
