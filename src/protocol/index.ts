@@ -126,6 +126,7 @@ export {
   isPathUnder,
   normalisePath,
   conversationIdOf,
+  topTurnIdOf,
   constraintHolds,
   constraintSchemaProblem,
   grantCoverProblem,

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import {
   conversationIdOf,
+  topTurnIdOf,
   formatApprovalId,
   type GrantClaim,
   type LedgerClaimInput,
@@ -27,6 +28,8 @@ export interface PlanningContext {
   onToolApproval?: ToolApprovalPolicy;
   caller?: CallerRules;
   requester?: string;
+  /** How deep the turn is in a tree of agents (its sub-agent path's length; 0 or absent for a top turn). */
+  subAgentDepth?: number;
   autoApprove: boolean;
   batch: 'per-call' | 'all-if-any';
   /** The messages the model saw, for `needsApproval` functions. */
@@ -229,7 +232,8 @@ async function claimGrants(plans: PlannedToolCall[], context: PlanningContext): 
           claimId: `${context.workflowId}#${context.step}#${index}`,
           call: {
             workflowId: context.workflowId,
-            conversationId: conversationIdOf(context.workflowId),
+            // A sub-agent's calls belong to its top turn's conversation.
+            conversationId: conversationIdOf(topTurnIdOf(context.workflowId, context.subAgentDepth)),
             ...(context.requester !== undefined && { requester: context.requester }),
             toolName: plan.call.toolName,
             input: plan.call.input,

@@ -1,5 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { defineAgentTool } from '../../../src';
+import { GrantLedgerClient } from '../../../src/client';
 import { listPendingApprovals } from '../../../src/gateway/turns/list-pending-approvals';
 import { modelMessageSchema, type AgentTurnResult } from '../../../src/protocol';
 import {
@@ -400,5 +401,35 @@ describe("a sub-agent's approvals", () => {
     expect(result.text).toBe('Done after the restart.');
     expect(result.treeSteps).toBe(6);
     expect(runs.filter((run) => run.toolCallId === `${bottom}-1`)).toHaveLength(1);
+  });
+
+  it('are covered by a grant for the conversation, as the top turn itself would be', async () => {
+    const parent = uniqueMarker();
+    const child = uniqueMarker();
+    const workflowId = `granted-${child.slice(1, -1)}`;
+    await new GrantLedgerClient(environment.client, environment.taskQueue).grant(
+      { person: 'bo' },
+      { tools: ['deleteFile'], scope: { type: 'conversation', conversationId: workflowId }, uses: 1 },
+    );
+    environment.model.scriptFor(
+      parent,
+      { toolCalls: [{ id: `${parent}-1`, name: 'reader', arguments: { task: `${child} clean` } }] },
+      { text: 'Cleaned.' },
+    );
+    environment.model.scriptFor(
+      child,
+      { toolCalls: [{ id: `${child}-1`, name: 'deleteFile', arguments: { path: 'cache.tmp' } }] },
+      { text: 'Deleted cache.tmp.' },
+    );
+    const handle = await environment.tollgate.startTurn(
+      { messages: [{ role: 'user', content: `${parent} clean` }], tools: ['reader'], requester: 'ana' },
+      { workflowId },
+    );
+    const result = await handle.result();
+
+    expect(result.text).toBe('Cleaned.');
+    const childResult = await environment.client.workflow.getHandle(`${workflowId}/reader-1`).result();
+    expect(childResult.audit).toEqual([expect.objectContaining({ decision: 'approved', via: 'grant' })]);
+    expect(runs.filter((run) => run.toolCallId === `${child}-1`)).toHaveLength(1);
   });
 });
