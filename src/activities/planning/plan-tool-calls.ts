@@ -86,7 +86,7 @@ export async function planToolCalls(
       continue;
     }
     const asks = entry.asks === true || (context.batch === 'all-if-any' && anyAsks);
-    const agent = subAgentPlanOf(tool);
+    const agent = subAgentPlanOf(tool, context.registry.names());
     if (!asks) {
       plans.push({ kind: 'run', call, executor: tool.executor, ...(agent && { agent }) });
     } else if (context.autoApprove) {
@@ -112,13 +112,18 @@ export async function planToolCalls(
   return plans;
 }
 
-/** What the workflow needs to start an agent tool's sub-agent as a child turn; undefined for any other tool. */
-export function subAgentPlanOf(tool: Tool): SubAgentPlan | undefined {
+/**
+ * What the workflow needs to start an agent tool's sub-agent as a child turn; undefined for any other tool. Its tools
+ * are the agent tool's own and, for each of its MCP servers, every tool of that server the worker has (`registered`).
+ */
+export function subAgentPlanOf(tool: Tool, registered: readonly string[] = []): SubAgentPlan | undefined {
   if (!tool.agent) return undefined;
+  const servers = tool.agent.mcpServers ?? [];
+  const fromServers = registered.filter((name) => servers.some((server) => name.startsWith(`${server}__`)));
   return {
     name: tool.name,
     instructions: tool.agent.instructions,
-    tools: tool.agent.tools.map((sub) => sub.name),
+    tools: [...new Set([...tool.agent.tools.map((sub) => sub.name), ...fromServers])],
     ...(tool.agent.model && { model: tool.agent.model }),
     ...(tool.agent.maxSteps !== undefined && { maxSteps: tool.agent.maxSteps }),
   };
