@@ -31,11 +31,13 @@ export async function runModelStep(
   const { input, settings, offered } = checked;
   const messages = await resolveStoredContent(store, await readWholeTranscript(store, transcript));
   // The built-in proposePlan (docs/asking-less.md), where the operator enables it: never for a turn planned before
-  // revision 12, whose workflow code would run it as a tool, nor in autonomous mode, where nothing asks.
+  // revision 12, whose workflow code would run it as a tool, nor in autonomous mode, where nothing asks, nor in halt
+  // mode, where the turn ends at the first approval and its plan with it.
   const proposesPlans =
     dependencies.planApproval === true &&
     (revision ?? turnRevisions.current) >= turnRevisions.planApproval &&
     !input.autoApprove &&
+    settings.approvalWait !== 'halt' &&
     registry.get(proposePlanToolName) === undefined;
   const answer = await dependencies.callModel(
     {
