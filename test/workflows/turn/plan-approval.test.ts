@@ -11,8 +11,8 @@ beforeAll(async () => {
   environment = await createTestEnvironment({
     tools,
     planApproval: true,
-    // Only ana and bo may decide deletes; a plan of deletes is theirs to approve.
-    policy: { tools: { deleteFile: { approvers: ['ana', 'bo'] } } },
+    // Only ana and bo may decide deletes, only bo and cy deploys: a plan of both is bo's alone to approve.
+    policy: { tools: { deleteFile: { approvers: ['ana', 'bo'] }, deploy: { approvers: ['bo', 'cy'] } } },
   });
 });
 afterAll(async () => {
@@ -125,6 +125,45 @@ describe('plan approval', () => {
     );
     expect(responses).toContainEqual(expect.objectContaining({ approved: true, reason: reason(1) }));
     expectValidTranscript(result);
+  });
+
+  it('is approved only by someone who may decide every call in it', async () => {
+    const marker = uniqueMarker();
+    const plan = [
+      { toolName: 'deleteFile', input: { path: 'tmp/old-build' } },
+      { toolName: 'deploy', input: { service: 'web' } },
+    ];
+    environment.model.scriptFor(
+      marker,
+      { toolCalls: [planCall(`${marker}-plan`, plan)] },
+      {
+        toolCalls: [
+          deleteCall(`${marker}-del`, 'tmp/old-build'),
+          { id: `${marker}-deploy`, name: 'deploy', arguments: { service: 'web' } },
+        ],
+      },
+      { text: 'deployed' },
+    );
+    const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} ship` }] });
+    const planApproval = await waitingCall(handle, `${marker}-plan`);
+    expect(planApproval.approvers).toEqual(['bo']);
+    for (const person of ['ana', 'cy']) {
+      await expect(
+        environment.tollgate.decideMany(handle.workflowId, [
+          { approvalId: planApproval.approvalId, approved: true, approver: person },
+        ]),
+      ).rejects.toThrow(`"${person}" may not decide`);
+    }
+    await environment.tollgate.decideMany(handle.workflowId, [
+      { approvalId: planApproval.approvalId, approved: true, approver: 'bo' },
+    ]);
+    const result = await handle.result();
+    expect(result.audit.map((entry) => [entry.toolName, entry.via, entry.approver])).toEqual([
+      ['proposePlan', 'update', 'bo'],
+      ['deleteFile', 'plan', 'bo'],
+      ['deploy', 'plan', 'bo'],
+    ]);
+    expect(runsOf(`${marker}-deploy`)).toHaveLength(1);
   });
 
   it('never carries a plan into another turn', async () => {
