@@ -98,6 +98,8 @@ describe('committed workflow histories', () => {
         // Revision 10: a standing grant approves a call that asks; and the grant ledger that counted its use.
         'revision-10',
         'tollgate-grants/capture-revision-10',
+        // Revision 12: an approved plan; the two calls it covers run unasked, a repeat asks.
+        'revision-12',
         // Revision 11: a parent turn waiting on a sub-agent that waits; revision 14: the parent shows and passes on.
         'revision-11',
         'revision-11/reader-1',
@@ -154,6 +156,29 @@ describe('committed workflow histories', () => {
         (event) => event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name ?? [],
       ),
     ).toEqual(['grant', 'claimGrant']);
+  });
+
+  it('hold a plan approved by a person (revision 12): no tool runs for it, its calls run unasked, a repeat asks', () => {
+    type Event = {
+      activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
+      workflowExecutionUpdateAcceptedEventAttributes?: unknown;
+    };
+    const events = histories.find((entry) => entry.workflowId === 'revision-12')?.history.events as Event[];
+    const steps = events.flatMap((event) =>
+      event.workflowExecutionUpdateAcceptedEventAttributes
+        ? ['decision']
+        : (event.activityTaskScheduledEventAttributes?.activityType?.name ?? []),
+    );
+    expect(steps).toEqual([
+      'runModelStep',
+      'decision',
+      'runModelStep',
+      'runTool',
+      'runTool',
+      'runModelStep',
+      'decision',
+      'runToolThenModelStep',
+    ]);
   });
 
   it("hold a parent waiting on its sub-agent's approval: unread before revision 14, shown and passed on since", () => {
