@@ -141,7 +141,14 @@ export function emailExtension(options: EmailExtensionOptions): GatewayExtension
             await recordRefusal(context, request, claims, undefined, 'forbidden', `${detail} (${refusal})`);
             return sendPage(reply, messagePage(403, 'Refused', detail));
           }
-          const { reason } = parseDecisionForm(request.body);
+          let reason: string | undefined;
+          try {
+            ({ reason } = parseDecisionForm(request.body));
+          } catch (error) {
+            const problem = toGatewayError(error);
+            await recordRefusal(context, request, claims, undefined, problem.kind, problem.detail);
+            throw error;
+          }
           // The address the link was issued to, as a person: unmapped addresses decide nothing.
           const resolved = personOfLink(context, claims);
           if (!resolved.ok) {
