@@ -85,6 +85,13 @@ export const agentTurnInputSchema = z.strictObject({
    */
   modelSteps: z.enum(['activity', 'local']).optional(),
   /**
+   * Someone follows the turn live (a chat: a conversation's turns set it): each model step streams the model's answer
+   * and heartbeats its text as it arrives, so the chat shows it while the step runs. Without it (turns from revision
+   * 13) a model step asks the model for the whole answer at once, which costs the worker less; the turn's result is
+   * the same either way.
+   */
+  stream: z.boolean().optional(),
+  /**
    * Bounds on sub-agents (agent tools, docs/sub-agents.md) across the tree this turn heads: how deep agents may call
    * agents (default 3) and how many model calls the whole tree may make (default 100). A child inherits them.
    */
