@@ -77,7 +77,8 @@ export const agentTurnInputSchema = z.strictObject({
   onExpire: z.enum(['deny', 'fail']).optional(),
   /**
    * How the turn's model steps run. `activity` (default): each step is an activity of its own, which
-   * heartbeats the text as it streams (a chat shows it live, the Temporal UI shows the step pending).
+   * heartbeats the text as it streams when the turn sets `stream` (a chat shows it live; the Temporal UI shows the
+   * step pending either way).
    * `local`: a local activity, run inside the workflow task that asks for it: no task dispatch and 5 fewer
    * history events per step, for turns nobody watches live (bots, batch jobs) with models that answer in
    * seconds. No live text; a step longer than about 8 s keeps the workflow task open (the SDK extends it,

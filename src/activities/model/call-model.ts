@@ -14,8 +14,9 @@ export interface ModelConnection {
   defaultModel: string;
   /**
    * Stream the answer (default true) and heartbeat its progress, so a chat can show tokens while the activity runs.
-   * Set false for endpoints that cannot stream; the result is the same either way. A step nobody can watch (a local
-   * activity, which cannot heartbeat) asks for the whole answer at once whatever this says.
+   * Set false for endpoints that cannot stream; the result is the same either way. A step nobody follows (a turn
+   * without `stream`, from revision 13) or can watch (a local activity, which cannot heartbeat) asks for the whole
+   * answer at once whatever this says.
    */
   stream?: boolean;
 }
