@@ -59,6 +59,8 @@ export function createActivities(options: {
   activityLimits?: TurnActivityLimits;
   /** Consult standing grants before asking a person (default true); see docs/asking-less.md. */
   standingGrants?: boolean;
+  /** Offer the model the built-in `proposePlan` tool (default false); see docs/asking-less.md. */
+  planApproval?: boolean;
 }): TollgateActivities & TurnActivities & GrantActivities {
   // Temporal retries model calls with backoff; the client's own retries would multiply them.
   const client = new OpenAI({ baseURL: options.model.baseURL, apiKey: options.model.apiKey, maxRetries: 0 });
@@ -83,6 +85,7 @@ export function createActivities(options: {
       ...(options.onToolApproval && { onToolApproval: options.onToolApproval }),
       ...(options.activityLimits && { activityLimits: options.activityLimits }),
       ...(options.standingGrants !== false && { claimGrant: claimGrantThroughLedger }),
+      ...(options.planApproval === true && { planApproval: true }),
     }),
   };
 }

@@ -64,6 +64,8 @@ export async function createTestEnvironment(options: {
   address?: string;
   /** MCP servers whose tools the worker offers beside `tools` (it connects at each start, closes at each stop). */
   mcpServers?: McpServerConfigs;
+  /** Offer the model the built-in `proposePlan` tool (plan approval). */
+  planApproval?: boolean;
 }): Promise<TestEnvironment> {
   routeWorkerLogsToFile();
   const address = options.address ?? temporalAddress();
@@ -93,6 +95,7 @@ export async function createTestEnvironment(options: {
         notifiers: options.notifiers,
         policy: options.policy ?? {},
         ...(options.activityLimits && { activityLimits: options.activityLimits }),
+        ...(options.planApproval && { planApproval: true }),
         approvalSecret: testApprovalSecret,
         model: { baseURL: model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },
         workflowBundle: { codePath: workflowBundlePath() },

@@ -71,8 +71,8 @@ export interface ApprovalStatsInput {
 }
 
 // Decided by no person: they are not approvals anybody was asked for.
-// (`grant`: a standing grant let the call through; strings, so that channels added later are named here too.)
-const unasked = new Set<string>(['auto-approve', 'policy', 'grant']);
+// (`grant`, `plan`: a standing grant or an approved plan let the call through; strings, so that channels added later are named here too.)
+const unasked = new Set<string>(['auto-approve', 'policy', 'grant', 'plan']);
 
 /**
  * Counts, per tool and per approver, how approvals went between `since` and `until`: an approval counts once it
