@@ -535,6 +535,13 @@ export function openApiDocument(): JsonSchema & { paths: Record<string, Record<s
               type: 'object',
               properties: { code: { type: 'string' }, detail: { type: 'string' } },
             },
+            from: { type: 'string', description: 'The address a refused request came from.' },
+            coalesced: {
+              type: 'object',
+              description:
+                'Set on a line that stands for several refusals alike in one minute (past the first ten, kept one by one).',
+              properties: { count: { type: 'integer' }, since: { type: 'string', format: 'date-time' } },
+            },
             grant: {
               type: 'object',
               description: 'Set on a standing grant given or revoked.',

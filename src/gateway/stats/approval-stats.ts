@@ -156,10 +156,12 @@ export function aggregateApprovalStats(input: ApprovalStatsInput): ApprovalStats
   let refusedTotal = 0;
   for (const attempt of input.attempts) {
     if (attempt.outcome !== 'refused' || !inWindow(attempt.at)) continue;
-    refusedTotal += 1;
+    // A coalesced line stands for `count` refusals alike (a flood, docs/trust-model.md).
+    const refusals = attempt.coalesced?.count ?? 1;
+    refusedTotal += refusals;
     const code = attempt.refusal?.code ?? 'unknown';
-    byCode[code] = (byCode[code] ?? 0) + 1;
-    approverOf(attempt.approver).refused += 1;
+    byCode[code] = (byCode[code] ?? 0) + refusals;
+    approverOf(attempt.approver).refused += refusals;
   }
 
   return {
