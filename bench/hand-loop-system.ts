@@ -1,5 +1,5 @@
 import type { Client, WorkflowHandle } from '@temporalio/client';
-import type { ModelServer } from '../src/dev/model-server';
+import type { BenchModel } from './model-process';
 import type { ApprovalSystem, BenchTurn } from './approval-system';
 import type { DecisionChannel } from './bench-options';
 import type { BenchWorkers } from './bench-workers';
@@ -24,7 +24,7 @@ export class HandLoopSystem implements ApprovalSystem {
 
   constructor(
     private readonly client: Client,
-    private readonly model: ModelServer,
+    private readonly model: BenchModel,
     private readonly taskQueue: string,
     readonly worker: BenchWorkers,
     readonly decideBy: DecisionChannel,
@@ -32,7 +32,7 @@ export class HandLoopSystem implements ApprovalSystem {
 
   async start(key: string): Promise<BenchTurn> {
     // The replies Tollgate's turn gets: one call of the tool that needs approval, then a final answer.
-    this.model.scriptFor(
+    await this.model.scriptFor(
       key,
       { toolCalls: [{ name: benchToolNames.approve, arguments: { turn: key } }] },
       { text: 'ok' },

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { TollgateClient } from '../src/client';
-import type { ModelServer } from '../src/dev/model-server';
+import type { BenchModel } from './model-process';
 import { withTimeout } from './async-helpers';
 import { workflowIdOf } from './baseline-system';
 import { benchToolNames, growthOutputBytes } from './bench-tools';
@@ -35,7 +35,7 @@ export interface GrowthResult {
 /** Runs one Tollgate turn of `steps` 32 KiB tool calls and measures its history. */
 export async function measureGrowth(
   tollgate: TollgateClient,
-  model: ModelServer,
+  model: BenchModel,
   worker: BenchWorkers,
   steps: number,
   options: {
@@ -51,7 +51,7 @@ export async function measureGrowth(
   const calls = Array.from({ length: steps }, (_, step) => ({
     toolCalls: [{ name: benchToolNames.read, arguments: { turn: key, step } }],
   }));
-  model.scriptFor(key, ...calls, { text: `Read ${steps} files of ${growthOutputBytes} bytes.` });
+  await model.scriptFor(key, ...calls, { text: `Read ${steps} files of ${growthOutputBytes} bytes.` });
   const storeBefore = options.storeFolder === undefined ? NaN : folderBytes(options.storeFolder);
   const started = nowMs();
   const handle = await tollgate.startTurn(

@@ -1,5 +1,5 @@
 import type { TollgateClient } from '../src/client';
-import type { ModelServer } from '../src/dev/model-server';
+import type { BenchModel } from './model-process';
 import { measureGrowth } from './measure-growth';
 import { summarise, type LatencySummary } from './stats';
 import { cpuMillisecondsOf, type WorkerChild } from './worker-child';
@@ -30,7 +30,7 @@ export interface StoreUnderTest {
  */
 export async function measureStoreCost(
   stores: readonly StoreUnderTest[],
-  model: ModelServer,
+  model: BenchModel,
   options: { rounds: number; steps: number; progress: (line: string) => void },
 ): Promise<Map<string, StoreCost>> {
   const samples = new Map(

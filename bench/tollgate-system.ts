@@ -1,6 +1,6 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TollgateClient } from '../src/client';
-import type { ModelServer } from '../src/dev/model-server';
+import type { BenchModel } from './model-process';
 import type { ApprovalSystem, BenchTurn } from './approval-system';
 import type { DecisionChannel, ModelStepsMode } from './bench-options';
 import { workflowIdOf } from './baseline-system';
@@ -18,7 +18,7 @@ export class TollgateSystem implements ApprovalSystem {
 
   constructor(
     private readonly tollgate: TollgateClient,
-    private readonly model: ModelServer,
+    private readonly model: BenchModel,
     readonly worker: BenchWorkers,
     readonly decideBy: DecisionChannel,
     private readonly modelSteps: ModelStepsMode = 'activity',
@@ -29,7 +29,7 @@ export class TollgateSystem implements ApprovalSystem {
 
   async start(key: string): Promise<BenchTurn> {
     // One call of the tool that needs approval, then a final answer once its result is in.
-    this.model.scriptFor(
+    await this.model.scriptFor(
       key,
       { toolCalls: [{ name: benchToolNames.approve, arguments: { turn: key } }] },
       { text: 'ok' },

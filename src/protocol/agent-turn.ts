@@ -77,13 +77,21 @@ export const agentTurnInputSchema = z.strictObject({
   onExpire: z.enum(['deny', 'fail']).optional(),
   /**
    * How the turn's model steps run. `activity` (default): each step is an activity of its own, which
-   * heartbeats the text as it streams (a chat shows it live, the Temporal UI shows the step pending).
+   * heartbeats the text as it streams when the turn sets `stream` (a chat shows it live; the Temporal UI shows the
+   * step pending either way).
    * `local`: a local activity, run inside the workflow task that asks for it: no task dispatch and 5 fewer
    * history events per step, for turns nobody watches live (bots, batch jobs) with models that answer in
    * seconds. No live text; a step longer than about 8 s keeps the workflow task open (the SDK extends it,
    * 3 events each time) and decisions and queries are answered when it ends or is extended.
    */
   modelSteps: z.enum(['activity', 'local']).optional(),
+  /**
+   * Someone follows the turn live (a chat: a conversation's turns set it): each model step streams the model's answer
+   * and heartbeats its text as it arrives, so the chat shows it while the step runs. Without it (turns from revision
+   * 13) a model step asks the model for the whole answer at once, which costs the worker less; the turn's result is
+   * the same either way.
+   */
+  stream: z.boolean().optional(),
   /**
    * Bounds on sub-agents (agent tools, docs/sub-agents.md) across the tree this turn heads: how deep agents may call
    * agents (default 3) and how many model calls the whole tree may make (default 100). A child inherits them.

@@ -120,7 +120,7 @@ export type {
   TranscriptPointer,
   TurnSettings,
 } from './turn-plan';
-export { turnRevisions } from './turn-plan';
+export { inlineTranscriptMaxBytes, turnRevisions } from './turn-plan';
 export type { ApprovalNotice, ApprovalNoticeKind, NotificationReceipt } from './approval-notice';
 export {
   isPathUnder,

@@ -228,6 +228,14 @@ export const turnRevisions = {
    */
   planApproval: 12,
   /**
+   * a model step streams the model's answer and heartbeats it only for a turn someone follows (`stream`)
+   *
+   * A chat shows the text live, so a conversation's turns set it; any other turn's model step asks for the whole
+   * answer at once, which costs the worker less (docs/performance.md). The commands a turn issues are the same; turns
+   * planned before it keep streaming. @since 2026-11-27
+   */
+  modelStepsStreamOnlyWhenFollowed: 13,
+  /**
    * a turn shows what its sub-agents wait for as its own, and superseding it supersedes them
    *
    * A child's `turnPendingApprovals` signal is taken: the parent's pending list, details, search attributes and its
@@ -269,10 +277,21 @@ export interface TranscriptPointer {
   tail: ModelMessage[];
 }
 
+/**
+ * The most a turn keeps of its transcript inline (the messages after the stored `head`, JSON-encoded): up to it, a
+ * model step leaves them in the turn's workflow state and its next step's input; past it, the step writes them to
+ * the content store as one transcript node, as every step did before. 16 KiB: a short turn (a prompt, a few tool
+ * calls and answers) never writes its transcript, and a long one adds at most this much to a model step's input.
+ */
+export const inlineTranscriptMaxBytes = 16 * 1024;
+
 /** One model step as the model-step activity returns it. */
 export interface PlannedModelStep {
-  /** The transcript after this step's assistant message. */
-  head: ContentRef;
+  /**
+   * The stored transcript after this step's assistant message; absent when the step kept the messages inline
+   * ({@link inlineTranscriptMaxBytes}): the turn appends the assistant message to its transcript's tail.
+   */
+  head?: ContentRef;
   /** The assistant message's parts, approval requests included; large parts are stubs. */
   content: AssistantContentPart[];
   /** The model's text in this step. */

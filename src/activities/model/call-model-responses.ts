@@ -35,7 +35,7 @@ type ResponsesTool = OpenAI.Responses.Tool;
  */
 export function createCallModelResponses(
   connection: ModelConnection,
-): (input: CallModelResponsesInput, sink?: ModelStreamSink) => Promise<ResponsesStepResult> {
+): (input: CallModelResponsesInput, sink?: ModelStreamSink | null) => Promise<ResponsesStepResult> {
   return async function callModelResponses(
     { messages, tools, providerTools = [], settings },
     streamTo = StepHeartbeat.current().sink,
@@ -64,7 +64,7 @@ export function createCallModelResponses(
     };
     let response: OpenAI.Responses.Response;
     // Streamed only where a chat can watch it: a local activity cannot heartbeat, so it asks for the whole answer.
-    const sink = connection.stream === false ? undefined : streamTo;
+    const sink = connection.stream === false ? undefined : (streamTo ?? undefined);
     try {
       if (!sink) {
         response = await connection.client.responses.create(request);

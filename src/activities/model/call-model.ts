@@ -14,17 +14,18 @@ export interface ModelConnection {
   defaultModel: string;
   /**
    * Stream the answer (default true) and heartbeat its progress, so a chat can show tokens while the activity runs.
-   * Set false for endpoints that cannot stream; the result is the same either way. A step nobody can watch (a local
-   * activity, which cannot heartbeat) asks for the whole answer at once whatever this says.
+   * Set false for endpoints that cannot stream; the result is the same either way. A step nobody follows (a turn
+   * without `stream`, from revision 13) or can watch (a local activity, which cannot heartbeat) asks for the whole
+   * answer at once whatever this says.
    */
   stream?: boolean;
 }
 
 /**
- * One model call. Its stream reports to `sink` (by default the heartbeat of the activity it runs in); with no sink
- * it asks for the whole answer at once.
+ * One model call. Its stream reports to `sink` (by default the heartbeat of the activity it runs in); with no sink,
+ * or `null` (nobody follows the turn), it asks for the whole answer at once.
  */
-export type ModelCall = (input: CallModelInput, sink?: ModelStreamSink) => Promise<ModelStepResult>;
+export type ModelCall = (input: CallModelInput, sink?: ModelStreamSink | null) => Promise<ModelStepResult>;
 
 /** Makes the `callModel` activity: one Chat Completions request with the turn's tools as functions. */
 export function createCallModel(connection: ModelConnection): ModelCall {
@@ -42,7 +43,7 @@ export function createCallModel(connection: ModelConnection): ModelCall {
       ...(settings?.maxOutputTokens !== undefined && { max_completion_tokens: settings.maxOutputTokens }),
     };
     let message: AssembledChatMessage;
-    const sink = connection.stream === false ? undefined : streamTo;
+    const sink = connection.stream === false ? undefined : (streamTo ?? undefined);
     try {
       if (!sink) {
         const completion = await connection.client.chat.completions.create(request);

@@ -36,15 +36,13 @@ export function checkTurnInput(
   options: TurnOptions,
   messages: ModelMessage[],
   { registry, policy, activityLimits }: Pick<TurnActivityDependencies, 'registry' | 'policy' | 'activityLimits'>,
+  /**
+   * `alreadyChecked`: a later step of a turn whose first step checked these options (workflow code hands them back
+   * unchanged, with messages the turn wrote itself), so the schema is not walked again; the operator's rules are.
+   */
+  { alreadyChecked = false }: { alreadyChecked?: boolean } = {},
 ): CheckedTurnInput {
-  const parsed = turnInputSchema.safeParse({ ...options, messages });
-  if (!parsed.success) {
-    throw ApplicationFailure.nonRetryable(
-      `Invalid agentTurn input: ${z.prettifyError(parsed.error)}`,
-      'InvalidAgentTurnInput',
-    );
-  }
-  const input = parsed.data;
+  const input = alreadyChecked ? ({ ...options, messages } as AgentTurnInput) : parseTurnInput(options, messages);
   if (input.autoApprove && !policy.allowAutoApprove) {
     throw ApplicationFailure.nonRetryable(
       "This turn asks for autoApprove, which the worker's operator does not allow (set allowAutoApprove in the policy, or TOLLGATE_ALLOW_AUTO_APPROVE=true).",
@@ -71,6 +69,17 @@ export function checkTurnInput(
     revision: turnRevisions.current,
   };
   return { input, settings, offered };
+}
+
+function parseTurnInput(options: TurnOptions, messages: ModelMessage[]): AgentTurnInput {
+  const parsed = turnInputSchema.safeParse({ ...options, messages });
+  if (!parsed.success) {
+    throw ApplicationFailure.nonRetryable(
+      `Invalid agentTurn input: ${z.prettifyError(parsed.error)}`,
+      'InvalidAgentTurnInput',
+    );
+  }
+  return parsed.data;
 }
 
 function durationOr(value: Duration | undefined, fallback: number): number {

@@ -1,4 +1,4 @@
-import { turnRevisions } from '../../protocol';
+import { type AgentTurnInput, inlineTranscriptMaxBytes, type ModelMessage, turnRevisions } from '../../protocol';
 import { proposePlanToolName } from '../../protocol/plan-approval';
 import { appendTranscript, resolveStoredContent } from '../../store';
 import { boundAnswerText } from '../model/bound-answer-text';
@@ -23,10 +23,13 @@ export async function runModelStep(
   heartbeat: StepHeartbeat,
 ): Promise<ModelStepOutput> {
   const { registry, store } = dependencies;
+  // The first step checks the caller's input; a later one (its turn has recorded a revision) gets the same options
+  // and the turn's own messages back from workflow code, so only the operator's settings are applied again.
   const checked = checkTurnInput(
     options,
     transcript.tail.length > 0 ? transcript.tail : [{ role: 'user', content: '' }],
     dependencies,
+    { alreadyChecked: revision !== undefined },
   );
   const { input, settings, offered } = checked;
   const messages = await resolveStoredContent(store, await readWholeTranscript(store, transcript));
@@ -47,7 +50,8 @@ export async function runModelStep(
       ...(input.modelApi !== undefined && { api: input.modelApi }),
       ...(input.providerTools !== undefined && { providerTools: input.providerTools }),
     },
-    heartbeat.sink,
+    // Streamed into the heartbeat only when someone follows the turn; otherwise the whole answer at once.
+    streams(input, revision) ? heartbeat.sink : null,
   );
   // Too large for a workflow's payloads: arguments become an error the model reads, text is cut; the step finishes.
   const bounded = boundToolArguments(boundAnswerText(answer.content), answer.invalidToolCalls);
@@ -61,13 +65,39 @@ export async function runModelStep(
   }
   if (proposesPlans) context.proposePlan = planProposal;
   const { calls, content } = await planStepCalls(modelStep.content, modelStep.invalidToolCalls, input, context);
-  const head = await appendTranscript(store, transcript.head, [...transcript.tail, { role: 'assistant', content }]);
+  const tail: ModelMessage[] = [...transcript.tail, { role: 'assistant', content }];
+  // Small: the messages stay in the turn's tail (the turn appends this step's assistant message itself).
+  const head = keepsInline(tail) ? undefined : await appendTranscript(store, transcript.head, tail);
   return {
-    head: head as string,
+    ...(head !== undefined && { head }),
     content,
     text: modelStep.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join(''),
     calls,
     notes: context.notes,
     settings,
   };
+}
+
+/**
+ * Whether a model step keeps the transcript's messages not stored yet inline in the turn (in workflow state and the
+ * next step's input) instead of writing them to the content store: while they are small, an inline tail costs history
+ * a few KiB and saves a store write (hashing, JSON, a file or an S3 PUT) on every model step. Past
+ * {@link inlineTranscriptMaxBytes} they are stored as before, and the tail starts again empty.
+ */
+export function keepsInline(tail: readonly ModelMessage[]): boolean {
+  let bytes = 0;
+  for (const message of tail) {
+    bytes += Buffer.byteLength(JSON.stringify(message));
+    if (bytes > inlineTranscriptMaxBytes) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether the model's answer streams into the step's heartbeat: for a turn someone follows (`stream`, set on a
+ * conversation's turns for the chat), and for every turn planned before revision 13, which streamed whatever it was.
+ */
+export function streams(input: Pick<AgentTurnInput, 'stream'>, revision: number | undefined): boolean {
+  if (input.stream === true) return true;
+  return revision !== undefined && revision < turnRevisions.modelStepsStreamOnlyWhenFollowed;
 }

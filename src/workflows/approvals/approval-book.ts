@@ -56,6 +56,8 @@ export class ApprovalBook {
   private acceptsEditedInput = false;
   /** Called after a vote, a decision or an ignored decision is recorded (the turn shows it in the Temporal UI). */
   onChange: () => void = () => undefined;
+  /** Counts every change to what the book holds, so a reader can tell cheaply that nothing changed since it looked. */
+  changes = 0;
 
   /** `now` is the workflow's clock in a turn (deterministic on replay); tests may pass their own. */
   constructor(
@@ -97,6 +99,7 @@ export class ApprovalBook {
 
   /** Takes up what an earlier run of the turn held; called on an empty book. */
   restore(snapshot: ApprovalBookSnapshot): void {
+    this.changes += 1;
     for (const approval of snapshot.waiting) this.waiting.set(approval.approvalId, approval);
     for (const [approvalId, rights] of snapshot.rights) this.rights.set(approvalId, rights);
     for (const entry of snapshot.decided) this.decided.set(entry.approvalId, entry);
@@ -113,6 +116,7 @@ export class ApprovalBook {
     trust: DecisionTrust,
     options: { bindsSignatures: boolean; acceptsEditedInput?: boolean } = { bindsSignatures: true },
   ): void {
+    this.changes += 1;
     this.trust = trust;
     this.bindsSignatures = options.bindsSignatures;
     this.acceptsEditedInput = options.acceptsEditedInput === true;
@@ -125,6 +129,7 @@ export class ApprovalBook {
 
   /** Starts waiting for a decision on `approval`, which only those its `rights` name may decide. */
   request(approval: PendingToolApproval, rights?: ApprovalRights): void {
+    this.changes += 1;
     const quorum = rights && rights.quorum > 1 ? { quorum: rights.quorum, votes: [] } : {};
     const approvers = rights?.approvers ? { approvers: rights.approvers } : {};
     const editors = rights?.editors ? { editors: rights.editors } : {};
@@ -293,7 +298,10 @@ export class ApprovalBook {
       const repeat = votes.some((vote) => vote.approver === decision.approver);
       if (!repeat) votes.push({ approver: decision.approver as string, decidedAt: now.toISOString() });
       pending.votes = votes;
-      if (!repeat) this.onChange();
+      if (!repeat) {
+        this.changes += 1;
+        this.onChange();
+      }
       if (votes.length < pending.quorum) {
         return {
           ...pending,
@@ -320,6 +328,7 @@ export class ApprovalBook {
     };
     this.waiting.delete(decision.approvalId);
     this.decided.set(decision.approvalId, entry);
+    this.changes += 1;
     this.onChange();
     return { ...entry, outcome: 'recorded' };
   }
@@ -329,6 +338,7 @@ export class ApprovalBook {
     const { outcome: _outcome, ...entry } = this.apply({ approvalId, approved: false, reason }, 'timeout', now);
     const expired: ToolApprovalAuditEntry = { ...entry, decision: 'expired' };
     this.decided.set(approvalId, expired);
+    this.changes += 1;
     this.onChange();
     return expired;
   }
@@ -369,6 +379,7 @@ export class ApprovalBook {
       grant: { grantId: grant.grantId, grantedBy: grant.grantedBy },
     };
     this.decided.set(approval.approvalId, recorded);
+    this.changes += 1;
     return recorded;
   }
 
@@ -410,6 +421,7 @@ export class ApprovalBook {
       this.ignoredDropped += 1;
     }
     this.ignoredDecisions.push({ received: summarise(received), cause, message, receivedAt: now.toISOString() });
+    this.changes += 1;
     this.onChange();
   }
 }

@@ -21,9 +21,12 @@ export class ClientToolOutputs {
   private readonly calls = new Map<string, ToolCallPart>();
   private readonly waiting = new Set<string>();
   private readonly received = new Map<string, { submission: string; output: ToolResultOutput }>();
+  /** Counts every change to what waits and what was received. */
+  changes = 0;
 
   /** Starts waiting for the output of `call`. */
   expect(call: ToolCallPart): void {
+    this.changes += 1;
     this.calls.set(call.toolCallId, call);
     this.waiting.add(call.toolCallId);
   }
@@ -83,6 +86,7 @@ export class ClientToolOutputs {
 
   /** Takes up what a turn carried over. */
   restore(snapshot: ClientToolOutputsSnapshot): void {
+    this.changes += 1;
     for (const call of snapshot.calls) this.calls.set(call.toolCallId, call);
     for (const toolCallId of snapshot.waiting) this.waiting.add(toolCallId);
     for (const { toolCallId, submission, output } of snapshot.received) {
@@ -92,6 +96,7 @@ export class ClientToolOutputs {
 
   /** Records the output of a waiting call. */
   record(submission: SubmitToolOutputInput, output: ToolResultOutput): void {
+    this.changes += 1;
     this.waiting.delete(submission.toolCallId);
     this.received.set(submission.toolCallId, { submission: JSON.stringify(submission), output });
   }

@@ -150,9 +150,14 @@ export class ConversationState {
     };
   }
 
-  /** The input of a turn this run starts: a reference to the transcript and the new message, never the whole. */
+  /**
+   * The input of a turn this run starts: a reference to the transcript and the new message, never the whole (only a
+   * small tail kept inline). A chat follows a conversation's turns, so they stream the model's answer unless the
+   * conversation's turn settings say `stream: false`.
+   */
   turnInput({ before, userMessage, requester }: RunningTurn): AgentTurnInput {
     return {
+      stream: true,
       ...this.input.turn,
       ...(before.head !== undefined && { transcript: before.head }),
       messages: [...before.tail, userMessage],

@@ -135,7 +135,10 @@ class AgentTurn {
           next = undefined;
           turn.adopt(step.settings, step.notes);
           turn.events.note('model-called', turn.steps);
-          turn.transcript = { head: step.head, tail: [] };
+          turn.transcript =
+            step.head !== undefined
+              ? { head: step.head, tail: [] }
+              : { ...turn.transcript, tail: [...turn.transcript.tail, { role: 'assistant', content: step.content }] };
           turn.messages.push({ role: 'assistant', content: step.content });
           turn.text = step.text;
           if (step.calls.length === 0) return await this.finish('completed');

@@ -12,6 +12,8 @@ export class SubAgentApprovals {
   private readonly lists = new Map<string, PendingToolApproval[]>();
   /** Signals refused: not from a running sub-agent, or not well formed. */
   refused = 0;
+  /** Counts every change to what `pending` returns, so the turn's details follow it (TurnVisibilitySource.version). */
+  changes = 0;
 
   /** A sub-agent with this workflow id starts: its signals are taken until it ends. */
   started(workflowId: string): void {
@@ -22,6 +24,7 @@ export class SubAgentApprovals {
   ended(workflowId: string): boolean {
     const had = (this.lists.get(workflowId)?.length ?? 0) > 0;
     this.lists.delete(workflowId);
+    if (had) this.changes += 1;
     return had;
   }
 
@@ -41,7 +44,9 @@ export class SubAgentApprovals {
     }
     const before = keyOf(this.lists.get(from) ?? []);
     this.lists.set(from, read.pending);
-    return keyOf(read.pending) !== before;
+    const changed = keyOf(read.pending) !== before;
+    if (changed) this.changes += 1;
+    return changed;
   }
 
   /** What the running sub-agents wait for, in the order they started. */

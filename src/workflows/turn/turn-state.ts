@@ -65,6 +65,9 @@ export class TurnState {
       requireSigned: this.settings?.trust.requireSigned ?? false,
       steps: this.steps,
     }),
+    version: () =>
+      `${this.approvals.book.changes}|${this.outputs.changes}|${this.subAgents.changes}|${this.steps}|` +
+      `${this.settings?.trust.requireSigned}`,
     waiting: (pending) => this.waiting(pending),
     searchesByPerson: () => this.revision() >= turnRevisions.inspectableTurns,
   });

@@ -20,6 +20,11 @@ import {
 export interface TurnVisibilitySource {
   /** The turn's approvals, decisions, settings as they are now. */
   picture(): Omit<TurnPicture, 'doing' | 'status'>;
+  /**
+   * Changes whenever anything `picture` reads changes (a counter of each thing it reads), so the details are rendered
+   * only when they can have changed. Whatever is added to the picture must be added here too.
+   */
+  version(): string;
   /** Who may decide each waiting approval, beyond what the approval itself says. */
   waiting(pending: readonly PendingToolApproval[]): WaitingApproval[];
   /** Search attributes say which tools wait, who may decide and who asked (turn revision 9 on). */
@@ -36,6 +41,8 @@ export class TurnVisibility {
   private shownAttribute = '';
   private shownPending = '';
   private shownDetails = '';
+  /** What the details were last rendered from: nothing new to render while it stays the same. */
+  private renderedFrom = '';
   private modelStep: number | undefined;
   private readonly tools = new Map<string, { toolName: string; input: unknown }>();
   private thenModelStep: number | undefined;
@@ -101,8 +108,14 @@ export class TurnVisibility {
     this.refresh();
   }
 
-  /** Writes the details again if anything in them changed (a decision, a vote, an ignored signal). */
+  /**
+   * Writes the details again if anything in them changed (a decision, a vote, an ignored signal). A turn asks for
+   * this many times in a workflow task; they are rendered only when what they are rendered from changed.
+   */
   refresh(): void {
+    const from = `${this.source.version()}|${this.finishedAs ?? 'running'}|${this.doingKey()}`;
+    if (from === this.renderedFrom) return;
+    this.renderedFrom = from;
     const details = describeTurn({
       ...this.source.picture(),
       status: this.finishedAs ?? 'running',
@@ -111,6 +124,11 @@ export class TurnVisibility {
     if (details === this.shownDetails) return;
     this.shownDetails = details;
     setCurrentDetails(details);
+  }
+
+  private doingKey(): string {
+    const tools = this.tools.size === 0 ? '' : [...this.tools.keys()].join(',');
+    return `${tools}|${this.thenModelStep ?? ''}|${this.modelStep ?? ''}`;
   }
 
   private doing(): TurnActivityNow {

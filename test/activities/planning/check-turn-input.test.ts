@@ -91,4 +91,14 @@ describe('checkTurnInput', () => {
   it("checks a later step's messages, which may be none", () => {
     expect(check({}, {}, []).input.messages).toEqual([]);
   });
+
+  it("settles a later step's settings as its first step did, without the schema, and still by the operator's rules", () => {
+    const options = { maxSteps: 3, toolTimeouts: { heartbeat: '5s' as const }, tools: ['lookup'] };
+    const later = (policy: OperatorPolicy, given: Partial<TurnOptions> = options) =>
+      checkTurnInput(given as TurnOptions, [], { registry, policy }, { alreadyChecked: true });
+    expect(later({})).toEqual({ ...check(options), input: { ...options, messages: [] } });
+    // What the operator allows may have changed since the first step: it is asked again.
+    expect(failureOf(() => later({}, { autoApprove: true }))).toMatchObject({ type: 'AutoApproveNotAllowed' });
+    expect(failureOf(() => later({}, { tools: ['launchRockets'] }))).toMatchObject({ type: 'UnknownTool' });
+  });
 });

@@ -39,7 +39,7 @@ describe('ConversationState', () => {
     expect(conversation.receive({ content: 'second' })).toEqual({ turnId: 'chat-1/turn-2', queued: true });
   });
 
-  it("gives a turn a reference to the transcript and the new message, with its sender and the conversation's settings", () => {
+  it("gives a turn a reference to the transcript and the new message, with its sender and the conversation's settings; a chat follows it", () => {
     const conversation = state({
       transcript: { head: 'ref-9', tail: [{ role: 'user', content: 'old' }] },
       turn: { maxSteps: 3 },
@@ -48,6 +48,7 @@ describe('ConversationState', () => {
     const running = conversation.startNext();
     expect(conversation.turnInput(running)).toEqual({
       maxSteps: 3,
+      stream: true,
       transcript: 'ref-9',
       messages: [
         { role: 'user', content: 'old' },
@@ -56,6 +57,12 @@ describe('ConversationState', () => {
       requester: 'ada',
     });
     expect(conversation.turnCount).toBe(1);
+  });
+
+  it("leaves a conversation's turns unstreamed when its turn settings say so", () => {
+    const conversation = state({ turn: { stream: false } } as ConversationInput);
+    conversation.receive({ content: 'new' } as never);
+    expect(conversation.turnInput(conversation.startNext()).stream).toBe(false);
   });
 
   it("takes a turn's answer into the transcript and keeps only the most recent messages for the query", () => {

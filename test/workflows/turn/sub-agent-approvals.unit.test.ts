@@ -31,8 +31,12 @@ describe("a turn's view of what its sub-agents wait for", () => {
     expect(view.receive({ turnId: child, pending: [own, below] })).toBe(true);
     expect(view.pending()).toEqual([own, below]);
     expect(view.holderOf(below.approvalId)).toBe(`${child}/editor-1`);
+    // The turn's details are rendered again only when this count moves.
+    expect(view.changes).toBe(1);
     expect(view.receive({ turnId: child, pending: [own, below] })).toBe(false);
+    expect(view.changes).toBe(1);
     expect(view.ended(child)).toBe(true);
+    expect(view.changes).toBe(2);
     expect(view.pending()).toEqual([]);
     expect(view.holderOf(own.approvalId)).toBeUndefined();
   });

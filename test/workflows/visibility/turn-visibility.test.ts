@@ -233,6 +233,23 @@ describe('what a person sees of a waiting turn', () => {
     ]);
   });
 
+  it('shows an approval that ran out of time as expired, not as the denial that records it', async () => {
+    const marker = uniqueMarker();
+    environment.model.scriptFor(
+      marker,
+      { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: 'late.txt' } }] },
+      { text: 'not deleted' },
+    );
+    const handle = await environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${marker} delete late.txt` }],
+      approvalTimeout: '1s',
+    });
+    expect((await handle.result()).status).toBe('completed');
+    const finished = await currentDetails(handle.workflowId);
+    expect(finished).toMatch(/`deleteFile` `late\.txt`: \*\*expired\*\*/);
+    expect(finished).not.toContain('**denied**');
+  });
+
   it('lists turns where anyone may decide under *', async () => {
     const marker = uniqueMarker();
     environment.model.scriptFor(
