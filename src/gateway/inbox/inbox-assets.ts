@@ -42,7 +42,8 @@ table.grants{width:100%;border-collapse:collapse;background:#fff;margin:1em 0;bo
 table.grants caption{text-align:left;font-weight:600;font-size:1.15em;padding:.4em 0}
 .grants th,.grants td{border-bottom:1px solid #d0d7de;padding:.5em .6em;text-align:left;vertical-align:top;overflow-wrap:anywhere}
 .grants thead th{background:#f6f8fa;font-size:.9em}
-.grants form{margin:0}
+.grants form{margin:0}.grants button{white-space:nowrap}
+.grants th[scope=row] .hint{font-weight:400;font-size:.85em}
 .notice{background:#dafbe1;border:1px solid #1a7f37;border-radius:6px;padding:.5em 1em}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
