@@ -4,7 +4,7 @@ module.exports = {
   // coverage (test/support/coverage-environment.ts).
   testEnvironment: '<rootDir>/test/support/coverage-environment.ts',
   // With coverage on, gives in-process workers the sink that the instrumented workflow bundle reports through.
-  setupFilesAfterEnv: ['<rootDir>/test/support/workflow-coverage.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/support/workflow-coverage/sink.ts'],
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
@@ -29,7 +29,7 @@ module.exports = {
   verbose: true,
   // `npm test -- --coverage` (as .ci/run does): workflow code runs from the bundle built in the global set-up, inside
   // the worker's sandbox; with coverage on, that bundle is instrumented and in-process workers report what ran
-  // (test/support/workflow-coverage.ts). Workers in child processes are not measured.
+  // (test/support/workflow-coverage/sink.ts). Workers in child processes are not measured.
   collectCoverageFrom: ['src/**/*.ts'],
   coverageDirectory: '<rootDir>/coverage',
   coverageReporters: ['text-summary', 'json-summary', 'lcov'],

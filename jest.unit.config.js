@@ -16,7 +16,7 @@ module.exports = {
   testEnvironment: 'node',
   testMatch: ['**/*.unit.test.ts'],
   moduleNameMapper: {
-    '^@temporalio/(client|worker|testing|nyc-test-coverage)$': '<rootDir>/test/support/no-temporal-in-unit-tests.js',
+    '^@temporalio/(client|worker|testing)$': '<rootDir>/test/support/no-temporal-in-unit-tests.js',
     '/support/(test-environment|spawn-worker-process|worker-process|smtp-test-server|fake-slack-api)$':
       '<rootDir>/test/support/no-temporal-in-unit-tests.js',
   },

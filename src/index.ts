@@ -88,6 +88,7 @@ export {
 export { createWorkspaceTools } from './tools/workspace';
 export {
   createTollgateWorker,
+  planApprovalFromEnvironment,
   tollgateWorkflowBundleOptions,
   workerSettingsFromEnvironment,
   type TollgateWorkerOptions,

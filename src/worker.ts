@@ -97,6 +97,12 @@ export interface TollgateWorkerOptions {
    */
   auditRecords?: SharedRecords;
   /**
+   * Offer the model the built-in `proposePlan` tool: it proposes the calls it intends to make, a person approves them
+   * as one, and each then runs once in that turn without asking (docs/asking-less.md). Default: off.
+   * `planApprovalFromEnvironment()` reads `TOLLGATE_PLAN_APPROVAL`.
+   */
+  planApproval?: boolean;
+  /**
    * A prebuilt workflow bundle (tests build it once), used as given: build it with
    * `tollgateWorkflowBundleOptions()`. The workflow sources are bundled otherwise.
    */
@@ -179,14 +185,18 @@ export async function createTollgateWorker(options: TollgateWorkerOptions): Prom
  * The worker's settings the environment holds, for a binary to pass to {@link createTollgateWorker}: the operator's
  * policy (`TOLLGATE_POLICY_FILE`, `TOLLGATE_DECISION_PUBLIC_KEYS`, `TOLLGATE_ALLOW_AUTO_APPROVE`), the content store
  * (`TOLLGATE_STORE_URL`, `TOLLGATE_STORE_DIR`, `TOLLGATE_STATE_DIR`), the approval secret
- * (`TOLLGATE_APPROVAL_SECRET`) and the explicit opt-out of signed decisions (`TOLLGATE_ACCEPT_UNSIGNED_DECISIONS`).
+ * (`TOLLGATE_APPROVAL_SECRET`), the explicit opt-out of signed decisions (`TOLLGATE_ACCEPT_UNSIGNED_DECISIONS`) and plan
+ * approval (`TOLLGATE_PLAN_APPROVAL`).
  *
  * @example
  * const worker = await createTollgateWorker({ connection, taskQueue, tools, model, ...workerSettingsFromEnvironment() });
  */
 export function workerSettingsFromEnvironment(
   environment: NodeJS.ProcessEnv = process.env,
-): Pick<TollgateWorkerOptions, 'policy' | 'store' | 'storeSetting' | 'approvalSecret' | 'acceptUnsignedDecisions'> {
+): Pick<
+  TollgateWorkerOptions,
+  'policy' | 'store' | 'storeSetting' | 'approvalSecret' | 'acceptUnsignedDecisions' | 'planApproval'
+> {
   return {
     policy: operatorPolicyFromEnvironment(environment),
     store: namedContentStoreFromEnvironment(environment).store,
@@ -194,7 +204,22 @@ export function workerSettingsFromEnvironment(
     // Only the operator's explicit word is passed on: spread over options, the settings never take back a `true`.
     ...(acceptUnsignedDecisionsFromEnvironment(environment) && { acceptUnsignedDecisions: true }),
     ...(environment.TOLLGATE_APPROVAL_SECRET && { approvalSecret: environment.TOLLGATE_APPROVAL_SECRET }),
+    ...(planApprovalFromEnvironment(environment) && { planApproval: true }),
   };
+}
+
+/**
+ * Whether the operator enables plan approval (the built-in `proposePlan` tool): `TOLLGATE_PLAN_APPROVAL=true`.
+ *
+ * @throws TypeError for a value other than `true` or `false`, so a typo does not silently leave it off.
+ * @example
+ * const worker = await createTollgateWorker({ connection, taskQueue, tools, model, planApproval: planApprovalFromEnvironment() });
+ */
+export function planApprovalFromEnvironment(environment: NodeJS.ProcessEnv = process.env): boolean {
+  const value = environment.TOLLGATE_PLAN_APPROVAL?.trim().toLowerCase();
+  if (value === undefined || value === '' || value === 'false') return false;
+  if (value === 'true') return true;
+  throw new TypeError(`TOLLGATE_PLAN_APPROVAL must be "true" or "false", got "${value}".`);
 }
 
 /** The variable that named the content store, for start-up messages. */
@@ -229,6 +254,7 @@ async function createWorker(
       notifiers: options.notifiers,
       ...(options.activityLimits && { activityLimits: options.activityLimits }),
       ...(options.auditRecords && { auditRecords: options.auditRecords }),
+      ...(options.planApproval === true && { planApproval: true }),
     }),
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
@@ -276,6 +302,7 @@ async function main(): Promise<void> {
       store: store.store,
       storeSetting: storeSetting(),
       acceptUnsignedDecisions: acceptUnsignedDecisionsFromEnvironment(),
+      planApproval: planApprovalFromEnvironment(),
       ...(process.env.TOLLGATE_APPROVAL_SECRET && { approvalSecret: process.env.TOLLGATE_APPROVAL_SECRET }),
       notifiers: notifiersFromEnvironment(),
       // Where `npm run gateway` keeps its audit: grant uses appear in GET /v1/audit.

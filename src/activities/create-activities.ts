@@ -63,6 +63,8 @@ export function createActivities(options: {
   standingGrants?: boolean;
   /** The gateways' shared audit records: each call a standing grant let through is written there for `GET /v1/audit`. */
   auditRecords?: SharedRecords;
+  /** Offer the model the built-in `proposePlan` tool (default false); see docs/asking-less.md. */
+  planApproval?: boolean;
 }): TollgateActivities & TurnActivities & GrantActivities {
   // Temporal retries model calls with backoff; the client's own retries would multiply them.
   const client = new OpenAI({ baseURL: options.model.baseURL, apiKey: options.model.apiKey, maxRetries: 0 });
@@ -91,6 +93,7 @@ export function createActivities(options: {
           ? recordingGrantUses(claimGrantThroughLedger, options.auditRecords)
           : claimGrantThroughLedger,
       }),
+      ...(options.planApproval === true && { planApproval: true }),
     }),
   };
 }

@@ -18,6 +18,8 @@ export interface TurnActivityDependencies {
   onToolApproval?: ToolApprovalPolicy;
   /** Claims a standing grant for a call that asks (the worker's grant ledger); grants are not consulted when absent. */
   claimGrant?: GrantClaimer;
+  /** Offer the model the built-in `proposePlan` tool (plan approval, docs/asking-less.md). */
+  planApproval?: boolean;
   /** Limits the worker's owner sets for the turn's activities. */
   activityLimits?: TurnActivityLimits;
 }

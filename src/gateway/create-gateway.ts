@@ -105,7 +105,6 @@ export async function createGateway(options: GatewayOptions): Promise<FastifyIns
     decisions,
     grants: new StandingGrants({
       decisions,
-      audit,
       people,
       tollgate: options.tollgate,
       readTimeoutMs,
@@ -118,6 +117,8 @@ export async function createGateway(options: GatewayOptions): Promise<FastifyIns
     listing: options.listing ?? {},
   };
 
+  // Refusals a flood counted but did not write yet are written before the gateway goes.
+  app.addHook('onClose', async () => decisions.close());
   app.get('/healthz', async () => ({ ok: true }));
   for (const channel of channels) await channel.register(app, context);
   app.setNotFoundHandler((request) => {

@@ -146,9 +146,10 @@ export function replayPolicy(input: PolicyReplayInput): PolicyReplay {
         byCode += 1;
         continue;
       }
-      // A standing grant let it through: grants are people's decisions, not the policy file's, so it stays as it
-      // was — unless the candidate forbids grants of the tool, when it would have asked.
-      if ((entry.via as string) === 'grant') {
+      // A standing grant or an approved plan let it through: people's decisions, not the policy file's, so it stays as
+      // it was — unless the candidate forbids grants of the tool (a plan is a grant for its calls), when it would have
+      // asked.
+      if (entry.via === 'grant' || entry.via === 'plan') {
         if (grantsForbidden(candidate, entry.toolName))
           newlyAsked.set(entry.toolName, (newlyAsked.get(entry.toolName) ?? 0) + 1);
         else byGrant += 1;

@@ -38,12 +38,6 @@ export const grantTermsSchema = z
       .max(366 * 86_400_000)
       .optional(),
     fromApprovalId: z.string().min(1).max(300).optional(),
-    planCalls: z
-      .array(z.strictObject({ toolName: name, inputDigest: z.string().min(1).max(100) }))
-      .min(1)
-      .max(100)
-      .optional(),
-    planOf: z.string().min(1).max(1000).optional(),
   })
   .refine((terms) => terms.tools !== undefined || terms.mcpServer !== undefined, {
     message: 'A grant names its tools (`tools`) or an MCP server (`mcpServer`).',

@@ -35,13 +35,6 @@ export interface GrantTerms {
   reason?: string;
   /** The approval it was given with, when it was given while deciding one. */
   fromApprovalId?: string;
-  /**
-   * A plan's calls (plan approval): each covered once, by tool and the arguments' digest, within the turn
-   * `planOf` names; nothing else is covered.
-   */
-  planCalls?: Array<{ toolName: string; inputDigest: string }>;
-  /** The turn a plan grant belongs to. */
-  planOf?: string;
 }
 
 /** A call a grant let through, as the ledger keeps it (the newest few per grant). */
@@ -167,13 +160,6 @@ export function grantCoverProblem(
   if (grant.uses !== undefined && grant.used >= grant.uses) return 'used up';
   if (!grantNamesTool(grant, call.toolName)) return 'another tool';
   if (!scopeIncludes(grant.scope, call)) return 'another scope';
-  if (grant.planOf !== undefined && grant.planOf !== call.workflowId) return 'another turn';
-  if (grant.planCalls !== undefined) {
-    const planned = grant.planCalls.some(
-      (entry) => entry.toolName === call.toolName && entry.inputDigest === call.inputDigest,
-    );
-    if (!planned) return 'not on the plan';
-  }
   if (call.requester !== undefined && call.requester === grant.grantedBy) return "the grantor's own request";
   if (rights.quorum > 1) return 'needs a quorum';
   if (rights.approvers && !rights.approvers.some((name) => grant.grantedByNames.includes(name))) {

@@ -70,7 +70,7 @@ export type ApprovalOutcome = 'approved' | 'denied' | 'expired' | 'awaiting-quor
 
 /** How a decision reached the workflow. */
 export type DecisionChannel =
-  'signal' | 'update' | 'timeout' | 'auto-approve' | 'policy' | 'grant' | 'message' | 'superseded';
+  'signal' | 'update' | 'timeout' | 'auto-approve' | 'policy' | 'grant' | 'plan' | 'message' | 'superseded';
 
 /** One line of a turn's approval audit: what was asked, what was decided, by whom, when and how. */
 export interface ToolApprovalAuditEntry extends PendingToolApproval {
@@ -90,6 +90,8 @@ export interface ToolApprovalAuditEntry extends PendingToolApproval {
   editedBy?: string;
   /** The standing grant that approved the call (`via: 'grant'`; `approver` is who gave it). */
   grant?: { grantId: string; grantedBy: string };
+  /** The approved plan that covered the call (`via: 'plan'`): its approval and who approved it. */
+  plan?: { approvalId: string; approvedBy: string[] };
 }
 
 /** What applying a decision did: recorded it, found it already recorded, or counted a vote towards a quorum. */

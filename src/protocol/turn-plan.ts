@@ -87,6 +87,14 @@ export interface SubAgentPlan {
   maxSteps?: number;
 }
 
+/** One call an approved plan covers: the tool and the digest of its exact arguments (`inputDigestOf`). */
+export interface PlanEntry {
+  /** The tool. */
+  toolName: string;
+  /** base64url SHA-256 of the canonical JSON of the planned input. */
+  inputDigest: string;
+}
+
 /** What happens to one tool call of a step. */
 export type PlannedToolCall =
   | { kind: 'reject'; call: ToolCallPart; error: string }
@@ -97,7 +105,15 @@ export type PlannedToolCall =
       autoApproved?: IssuedApproval;
       agent?: SubAgentPlan;
     }
-  | { kind: 'ask'; call: ToolCallPart; executor: 'worker' | 'client'; approval: IssuedApproval; agent?: SubAgentPlan }
+  | {
+      kind: 'ask';
+      call: ToolCallPart;
+      executor: 'worker' | 'client';
+      approval: IssuedApproval;
+      agent?: SubAgentPlan;
+      /** A `proposePlan` call (turn revision 12): the calls its approval covers, each once, in this turn. */
+      proposal?: PlanEntry[];
+    }
   | { kind: 'provider'; call: ToolCallPart; approval: IssuedApproval; autoApproved: boolean };
 
 /** Whose signatures make a decision count. */
@@ -204,7 +220,14 @@ export const turnRevisions = {
    * and its final answer is the call's output (docs/sub-agents.md). @since 2026-11-27
    */
   subAgentsAsChildWorkflows: 11,
-  current: 11,
+  /**
+   * a call an approved plan covers is approved by it at once; a `proposePlan` call's result comes from workflow code
+   *
+   * The model proposes its calls (`proposePlan`), a person approves them as one, and each planned call then runs
+   * once in that turn without asking (docs/asking-less.md). @since 2026-11-27
+   */
+  planApproval: 12,
+  current: 12,
 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */

@@ -10,7 +10,7 @@ import {
   type TestEnvironment,
 } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
-import { startGateway, testTokens, type RunningGateway } from '../gateway/gateway-fixture';
+import { auditSince, startGateway, testTokens, type RunningGateway } from '../gateway/gateway-fixture';
 
 const execFileAsync = promisify(execFile);
 const cliPath = path.resolve(__dirname, '../../bin/tollgate.js');
@@ -28,6 +28,13 @@ afterAll(async () => {
 });
 
 async function tollgate(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+  return tollgateWith({}, ...args);
+}
+
+async function tollgateWith(
+  environmentOverrides: Record<string, string>,
+  ...args: string[]
+): Promise<{ stdout: string; stderr: string; code: number }> {
   const env = {
     ...process.env,
     TEMPORAL_ADDRESS: environment.address,
@@ -36,6 +43,7 @@ async function tollgate(...args: string[]): Promise<{ stdout: string; stderr: st
     TOLLGATE_GATEWAY_URL: gateway.url,
     TOLLGATE_GATEWAY_TOKEN: testTokens.ana,
     npm_command: '',
+    ...environmentOverrides,
   };
   try {
     const { stdout, stderr } = await execFileAsync(process.execPath, [cliPath, ...args], { env });
@@ -91,5 +99,59 @@ describe('tollgate CLI and standing grants', () => {
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toMatch(/No grant "grant-00000000"/);
     expect(unknown.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('keeps decisions and revocations the gateway refused to the CLI in GET /v1/audit, with who and why', async () => {
+    const marker = uniqueMarker();
+    environment.model.scriptFor(
+      marker,
+      { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: 'kept' } }] },
+      { text: 'done' },
+    );
+    const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} clean` }] });
+    const [approval] = await waitForPending(handle, 1);
+    const approvalId = approval!.approvalId;
+    const since = new Date();
+    const robot = await tollgateWith({ TOLLGATE_GATEWAY_TOKEN: testTokens.robot }, 'approve', approvalId);
+    expect(robot.code).not.toBe(0);
+    expect(robot.stderr).toMatch(/approvals:decide/);
+    const stranger = await tollgateWith({ TOLLGATE_GATEWAY_TOKEN: 'not-a-token-of-this-gateway' }, 'deny', approvalId);
+    expect(stranger.code).not.toBe(0);
+    const revoke = await tollgateWith(
+      { TOLLGATE_GATEWAY_TOKEN: testTokens.robot },
+      'grants',
+      'revoke',
+      'grant-0123abcd',
+    );
+    expect(revoke.code).not.toBe(0);
+
+    const attempts = await auditSince(gateway, since, (found) => found.length >= 3);
+    expect(attempts).toEqual([
+      expect.objectContaining({
+        channel: 'rest',
+        approver: 'robot',
+        identity: 'token:robot',
+        approvalId,
+        approved: true,
+        outcome: 'refused',
+        refusal: { code: 'forbidden', detail: 'This token lacks the scope approvals:decide.' },
+      }),
+      expect.objectContaining({
+        channel: 'rest',
+        approver: '(unauthenticated)',
+        approvalId,
+        outcome: 'refused',
+        refusal: expect.objectContaining({ code: 'unauthorized' }),
+      }),
+      expect.objectContaining({
+        approver: 'robot',
+        approvalId: 'grant:grant-0123abcd',
+        grant: { action: 'revoke', grantId: 'grant-0123abcd' },
+        refusal: expect.objectContaining({ code: 'forbidden' }),
+      }),
+    ]);
+    expect(JSON.stringify(attempts)).not.toContain('not-a-token-of-this-gateway');
+    expect(await environment.tollgate.pending({ workflowId: handle.workflowId })).toHaveLength(1);
+    await handle.cancel();
   });
 });

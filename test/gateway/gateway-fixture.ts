@@ -1,6 +1,13 @@
 import type { AddressInfo } from 'node:net';
 import type { TollgateClient } from '../../src/client';
-import { ApproverTokens, createGateway, DecisionAudit, digestToken, type GatewayOptions } from '../../src/gateway';
+import {
+  ApproverTokens,
+  createGateway,
+  DecisionAudit,
+  digestToken,
+  type DecisionAttempt,
+  type GatewayOptions,
+} from '../../src/gateway';
 import { defaultShortcutScopes, type TokenScope } from '../../src/identity';
 
 /**
@@ -119,4 +126,31 @@ export function expectProblem(response: GatewayResponse, status: number, kind: s
   });
   expect(response.status).toBe(status);
   expect(response.text).not.toMatch(/\n\s+at |stack|\.ts:\d+/);
+}
+
+/**
+ * The attempts `GET /v1/audit` answers with since `since` (every page), as the auditor reads them, once `found` says
+ * what is awaited is there (audit lines of a refusal answered at once are written before the answer; others follow it).
+ */
+export async function auditSince(
+  gateway: RunningGateway,
+  since: Date,
+  found: (attempts: DecisionAttempt[]) => boolean = () => true,
+): Promise<DecisionAttempt[]> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    const attempts: DecisionAttempt[] = [];
+    let after: string | undefined;
+    do {
+      const query = new URLSearchParams(after !== undefined ? { after } : {});
+      const page = await gateway.call('GET', `/v1/audit?${query}`, { as: 'auditor' });
+      expect(page.status).toBe(200);
+      attempts.push(
+        ...(page.body.attempts as DecisionAttempt[]).filter((attempt) => Date.parse(attempt.at) >= since.getTime()),
+      );
+      after = page.body.next as string | undefined;
+    } while (after !== undefined);
+    if (found(attempts) || Date.now() > deadline) return attempts;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

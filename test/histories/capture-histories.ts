@@ -74,6 +74,7 @@ async function main(): Promise<void> {
         }),
         notifiers: [notifier],
         policy: scenario.worker?.policy ?? {},
+        ...(scenario.worker?.planApproval && { planApproval: true }),
         approvalSecret: testApprovalSecret,
         store: new FileContentStore(store),
         model: { baseURL: model.baseURL, apiKey: 'capture', model: 'tollgate-scripted' },

@@ -11,7 +11,7 @@ import {
   type ToolApprovalDecision,
   type ToolApprovalRequestPart,
 } from '../../src/protocol';
-import { toolApprovalResponseSignal } from '../../src/workflows/definitions';
+import { pendingToolApprovalsQuery, toolApprovalResponseSignal } from '../../src/workflows/definitions';
 import { waitFor, waitForPending } from '../support/test-environment';
 
 /** What a scenario drives its workflows with: a worker of its own is running for it. */
@@ -30,7 +30,7 @@ export interface HistoryScenario {
   /** Workflow ids it saves (the file names); it is skipped when all of their files exist. */
   saves: string[];
   /** The worker's operator policy and turn-policy callback for this path. */
-  worker?: { policy?: OperatorPolicy; onToolApproval?: 'deny-deploy' };
+  worker?: { policy?: OperatorPolicy; onToolApproval?: 'deny-deploy'; planApproval?: boolean };
   run(context: CaptureContext): Promise<void>;
 }
 
@@ -691,6 +691,54 @@ const withoutMarker: HistoryScenario[] = [
       await handle.result();
       await context.save(handle.workflowId);
       await context.save(ledger.workflowId);
+    },
+  },
+  {
+    // Revision 12: the model proposes a plan of two deletes, a person approves it (the plan's result comes from
+    // workflow code, no tool runs), both planned calls are approved by it at once and run, and a repeat of one asks.
+    name: 'revision-12',
+    saves: ['revision-12'],
+    worker: { planApproval: true },
+    async run(context) {
+      const name = 'revision-12';
+      const deleteCall = (id: string, path: string) => ({ id: `${name}-${id}`, name: 'deleteFile', arguments: { path } });
+      context.model.scriptFor(
+        marker(name),
+        {
+          toolCalls: [
+            {
+              id: `${name}-plan`,
+              name: 'proposePlan',
+              arguments: {
+                calls: [
+                  { toolName: 'deleteFile', input: { path: 'a.txt' } },
+                  { toolName: 'deleteFile', input: { path: 'b.txt' } },
+                ],
+              },
+            },
+          ],
+        },
+        { toolCalls: [deleteCall('a', 'a.txt'), deleteCall('b', 'b.txt')] },
+        { toolCalls: [deleteCall('again', 'a.txt')] },
+        { text: `${name} finished` },
+      );
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker(name)} go` }], requester: 'carol' },
+        { workflowId: name },
+      );
+      const [plan] = (await waitForPending(handle, 1)) as [PendingToolApproval];
+      await context.tollgate.decideMany(handle.workflowId, [
+        { approvalId: plan.approvalId, approved: true, approver: 'ana' },
+      ]);
+      const repeat = await waitFor(
+        () => handle.query(pendingToolApprovalsQuery),
+        (pending) => pending.some((approval) => approval.toolCallId === `${name}-again`),
+      );
+      await context.tollgate.decideMany(handle.workflowId, [
+        { approvalId: (repeat[0] as PendingToolApproval).approvalId, approved: true, approver: 'ana' },
+      ]);
+      await handle.result();
+      await context.save(handle.workflowId);
     },
   },
   {

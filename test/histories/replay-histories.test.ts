@@ -98,6 +98,8 @@ describe('committed workflow histories', () => {
         // Revision 10: a standing grant approves a call that asks; and the grant ledger that counted its use.
         'revision-10',
         'tollgate-grants/capture-revision-10',
+        // Revision 12: an approved plan; the two calls it covers run unasked, a repeat asks.
+        'revision-12',
       ]),
     );
   });
@@ -147,6 +149,29 @@ describe('committed workflow histories', () => {
         (event) => event.workflowExecutionUpdateAcceptedEventAttributes?.acceptedRequest?.input?.name ?? [],
       ),
     ).toEqual(['grant', 'claimGrant']);
+  });
+
+  it('hold a plan approved by a person (revision 12): no tool runs for it, its calls run unasked, a repeat asks', () => {
+    type Event = {
+      activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
+      workflowExecutionUpdateAcceptedEventAttributes?: unknown;
+    };
+    const events = histories.find((entry) => entry.workflowId === 'revision-12')?.history.events as Event[];
+    const steps = events.flatMap((event) =>
+      event.workflowExecutionUpdateAcceptedEventAttributes
+        ? ['decision']
+        : (event.activityTaskScheduledEventAttributes?.activityType?.name ?? []),
+    );
+    expect(steps).toEqual([
+      'runModelStep',
+      'decision',
+      'runModelStep',
+      'runTool',
+      'runTool',
+      'runModelStep',
+      'decision',
+      'runToolThenModelStep',
+    ]);
   });
 
   it("hold both ways of running a step's last tool: alone before revision 3, with the next model step since", () => {

@@ -83,17 +83,6 @@ describe('grantCoverProblem', () => {
     expect(grantCoverProblem(grant({ uses: 5 }), call, anyone, { maxUses: 5 }, now)).toBeUndefined();
   });
 
-  it('covers a plan call once per tool and digest, only in its own turn', () => {
-    const plan = grant({
-      planOf: 'chat-1/turn-2',
-      planCalls: [{ toolName: 'bash', inputDigest: 'digest-1' }],
-      uses: 1,
-    });
-    expect(grantCoverProblem(plan, call, anyone, {}, now)).toBeUndefined();
-    expect(grantCoverProblem(plan, { ...call, inputDigest: 'other' }, anyone, {}, now)).toBe('not on the plan');
-    expect(grantCoverProblem(plan, { ...call, workflowId: 'chat-1/turn-3' }, anyone, {}, now)).toBe('another turn');
-  });
-
   it('checks every argument constraint', () => {
     const limited = grant({ constraints: [{ type: 'one-of', argument: 'command', values: ['ls', 'pwd'] }] });
     expect(grantCoverProblem(limited, call, anyone, {}, now)).toBeUndefined();

@@ -1,5 +1,5 @@
 // Jest's node environment, plus one step when a test file with coverage on is done: its coverage is mapped back
-// to the TypeScript sources, and the workflow coverage that test/support/workflow-coverage.ts gathered (mapped the
+// to the TypeScript sources, and the workflow coverage that test/support/workflow-coverage/sink.ts gathered (mapped the
 // same way) is added to it.
 //
 // Why map here and not leave it to Jest: Jest merges every test file's counters first and maps them through source
@@ -22,7 +22,7 @@ export default class CoverageEnvironment extends TestEnvironment {
     if (event.name !== 'teardown') return;
     const scope = this.global as unknown as Record<string, unknown>;
     const counters = scope.__coverage__ as CoverageMapData | undefined;
-    const workflow = scope[workflowCoverageGlobal] as CoverageMap | undefined;
+    const workflow = scope[workflowCoverageGlobal] as CoverageMapData | undefined;
     if (!counters && !workflow) return; // coverage is off
     const mapped = await toSource(counters ?? {});
     // A copy: the map was made in the test file's module registry, with its own istanbul classes.

@@ -1,4 +1,3 @@
-import { WorkflowCoverage } from '@temporalio/nyc-test-coverage';
 import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -28,51 +27,62 @@ export default async function globalSetup(globalConfig?: { collectCoverage?: boo
   writeFileSync(bundlePath, bundle.code);
   process.env.TOLLGATE_TEST_TEMPORAL_ADDRESS = server.address;
   process.env.TOLLGATE_TEST_WORKFLOW_BUNDLE = bundlePath;
-  // Tells test/support/workflow-coverage.ts that the bundle reports coverage (through a sink).
-  if (coverage) process.env.TOLLGATE_TEST_WORKFLOW_COVERAGE = '1';
-  else delete process.env.TOLLGATE_TEST_WORKFLOW_COVERAGE;
+  // Tells test/support/workflow-coverage/sink.ts that the bundle reports coverage, and where the records are.
+  if (coverage) process.env.TOLLGATE_TEST_WORKFLOW_COVERAGE_TEMPLATES = writeCoverageTemplates(bundlePath);
+  else delete process.env.TOLLGATE_TEST_WORKFLOW_COVERAGE_TEMPLATES;
   (globalThis as { tollgateTestServer?: { stop(): Promise<void> } }).tollgateTestServer = server;
 }
 
 /**
- * With `--coverage`, the bundle is instrumented by Temporal's `@temporalio/nyc-test-coverage` (an istanbul loader,
- * and an interceptor that hands the sandbox's counters to the `coverage` sink after every activation). Workflow
- * code runs only from this bundle, inside the worker's sandbox, so Jest's own instrumentation never sees it.
- * Without `--coverage` the bundle is the plain one: a plain `npm test` pays nothing.
+ * With `--coverage`, the bundle is instrumented with istanbul (workflow-coverage/instrument-loader.js, which keeps
+ * each module's empty coverage record for the template file) and carries an interceptor that sends the counters
+ * that moved after every activation (workflow-coverage/sandbox-interceptor.ts). Workflow code runs only from this
+ * bundle, inside the worker's sandbox, so Jest's own instrumentation never sees it. Without `--coverage` the bundle
+ * is the plain one: a plain `npm test` pays nothing.
  */
 function workflowBundleOptions(coverage: boolean): BundleOptions {
   // The bundle a Tollgate worker builds for itself: workflow modules preloaded, shared by every workflow.
-  const options = { ...tollgateWorkflowBundleOptions(), logger: quietLogger };
+  const options: BundleOptions = { ...tollgateWorkflowBundleOptions(), logger: quietLogger };
   if (!coverage) return options;
   // Instrumented, the modules are not preloaded: a preloaded module is shared and frozen, and so would be
   // istanbul's counters in it ("Cannot assign to read only property"); loaded per workflow, they count.
-  delete (options as Partial<BundleOptions>).preloadModules;
-  // WorkflowCoverage instruments only where an istanbul counter object exists (as in Jest's test files); the
-  // global set-up runs outside them, so give it one while the options are made.
-  const scope = globalThis as { __coverage__?: unknown };
-  const hadCounters = '__coverage__' in scope;
-  if (!hadCounters) scope.__coverage__ = {};
-  try {
-    const workflowCoverage = new WorkflowCoverage();
-    const augmented = workflowCoverage.augmentBundleOptions(options);
-    const hook = augmented.webpackConfigHook;
-    // The hook checks for the counter object again when webpack calls it.
-    return {
-      ...augmented,
-      webpackConfigHook: (config) => {
-        if ('__coverage__' in scope) return hook ? hook(config) : config;
-        scope.__coverage__ = {};
-        try {
-          return hook ? hook(config) : config;
-        } finally {
-          delete scope.__coverage__;
-        }
+  delete options.preloadModules;
+  const notInstrumented = [
+    /[/\\]node_modules[/\\]/,
+    path.dirname(require.resolve('@temporalio/common')),
+    path.dirname(require.resolve('@temporalio/workflow')),
+    path.join(__dirname, 'workflow-coverage'),
+  ];
+  return {
+    ...options,
+    workflowInterceptorModules: [require.resolve('./workflow-coverage/sandbox-interceptor')],
+    webpackConfigHook: (config) => ({
+      ...config,
+      module: {
+        ...config.module,
+        rules: [
+          ...(config.module?.rules ?? []),
+          { use: { loader: instrumentLoader }, enforce: 'post', test: /\.[tj]s$/, exclude: notInstrumented },
+        ],
       },
-    };
-  } finally {
-    if (!hadCounters) delete scope.__coverage__;
-  }
+    }),
+  };
 }
+
+/** The instrumenting loader's empty coverage records, written beside the bundle for each test file's sink. */
+function writeCoverageTemplates(bundlePath: string): string {
+  // The loader is plain CommonJS that webpack requires: the same module instance, so the same name.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { templatesGlobal } = require(instrumentLoader) as { templatesGlobal: string };
+  const templates = (globalThis as Record<string, unknown>)[templatesGlobal];
+  if (!templates) throw new Error('The workflow bundle was not instrumented: no coverage records were kept.');
+  const file = bundlePath.replace(/\.js$/, '.coverage-templates.json');
+  writeFileSync(file, JSON.stringify(templates));
+  delete (globalThis as Record<string, unknown>)[templatesGlobal];
+  return file;
+}
+
+const instrumentLoader = require.resolve('./workflow-coverage/instrument-loader.js');
 
 const quietLogger = {
   trace: () => undefined,

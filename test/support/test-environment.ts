@@ -67,6 +67,8 @@ export async function createTestEnvironment(options: {
   mcpServers?: McpServerConfigs;
   /** The gateways' shared audit records, where the worker writes each call a standing grant let through. */
   auditRecords?: SharedRecords;
+  /** Offer the model the built-in `proposePlan` tool (plan approval). */
+  planApproval?: boolean;
 }): Promise<TestEnvironment> {
   routeWorkerLogsToFile();
   const address = options.address ?? temporalAddress();
@@ -97,6 +99,7 @@ export async function createTestEnvironment(options: {
         policy: options.policy ?? {},
         ...(options.activityLimits && { activityLimits: options.activityLimits }),
         ...(options.auditRecords && { auditRecords: options.auditRecords }),
+        ...(options.planApproval && { planApproval: true }),
         approvalSecret: testApprovalSecret,
         model: { baseURL: model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },
         workflowBundle: { codePath: workflowBundlePath() },

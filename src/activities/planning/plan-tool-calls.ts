@@ -11,6 +11,7 @@ import {
   type SubAgentPlan,
   type ToolCallPart,
 } from '../../protocol';
+import { proposePlanToolName } from '../../protocol/plan-approval';
 import { resolveApprovalRules, resolveGrantLimits, type CallerRules, type OperatorPolicy } from '../../policy';
 import type { Tool, ToolRegistry } from '../../tools';
 import type { InvalidToolCall, ToolApprovalPolicy } from '../activity-types';
@@ -39,6 +40,11 @@ export interface PlanningContext {
   claimGrant?: GrantClaimer;
   /** Set where decisions must be signed: only grants signed by one of these gateway keys cover a call. */
   grantKeys?: Record<string, string>;
+  /**
+   * Plans a call of the built-in `proposePlan` tool (`planProposal`), where the operator enables plan approval for the
+   * turn (turns from revision 12); the tool is unknown otherwise.
+   */
+  proposePlan?: (call: ToolCallPart, context: PlanningContext) => PlannedToolCall;
 }
 
 /**
@@ -60,27 +66,38 @@ export async function planToolCalls(
   const unreadable = new Map(invalid.map((entry) => [entry.toolCallId, entry.error]));
   const offered = new Set(context.offered);
   const checked = await Promise.all(
-    calls.map(async (call): Promise<{ call: ToolCallPart; tool?: Tool; error?: string; asks?: boolean }> => {
-      const error = unreadable.get(call.toolCallId);
-      if (error !== undefined) return { call, error };
-      const tool = offered.has(call.toolName) ? context.registry.get(call.toolName) : undefined;
-      if (!tool) {
-        return {
-          call,
-          error: `Unknown tool "${call.toolName}". Available tools: ${context.offered.join(', ') || 'none'}.`,
-        };
-      }
-      const parsed = tool.inputSchema.safeParse(call.input);
-      if (!parsed.success) {
-        return { call, error: `Invalid input for tool "${call.toolName}":\n${z.prettifyError(parsed.error)}` };
-      }
-      return { call, tool, asks: await needsApproval(tool, parsed.data, call, context) };
-    }),
+    calls.map(
+      async (
+        call,
+      ): Promise<{ call: ToolCallPart; tool?: Tool; error?: string; asks?: boolean; proposal?: PlannedToolCall }> => {
+        const error = unreadable.get(call.toolCallId);
+        if (error !== undefined) return { call, error };
+        if (context.proposePlan && call.toolName === proposePlanToolName) {
+          return { call, proposal: context.proposePlan(call, context) };
+        }
+        const tool = offered.has(call.toolName) ? context.registry.get(call.toolName) : undefined;
+        if (!tool) {
+          return {
+            call,
+            error: `Unknown tool "${call.toolName}". Available tools: ${context.offered.join(', ') || 'none'}.`,
+          };
+        }
+        const parsed = tool.inputSchema.safeParse(call.input);
+        if (!parsed.success) {
+          return { call, error: `Invalid input for tool "${call.toolName}":\n${z.prettifyError(parsed.error)}` };
+        }
+        return { call, tool, asks: await needsApproval(tool, parsed.data, call, context) };
+      },
+    ),
   );
   const anyAsks = checked.some((entry) => entry.asks === true);
   const plans: PlannedToolCall[] = [];
   for (const entry of checked) {
     const { call, tool } = entry;
+    if (entry.proposal) {
+      plans.push(entry.proposal);
+      continue;
+    }
     if (!tool || entry.error !== undefined) {
       plans.push({ kind: 'reject', call, error: entry.error ?? 'The call could not be checked.' });
       continue;
@@ -187,7 +204,8 @@ async function consultPolicy(plans: PlannedToolCall[], context: PlanningContext)
   if (!policy) return;
   await Promise.all(
     plans.map(async (plan) => {
-      if (plan.kind !== 'ask') return;
+      // A plan is a person's to approve: the policy answers for single calls, never for a set of them at once.
+      if (plan.kind !== 'ask' || plan.proposal) return;
       let answer: unknown;
       try {
         answer = await policy({
@@ -225,7 +243,8 @@ async function claimGrants(plans: PlannedToolCall[], context: PlanningContext): 
   if (!claim || context.step === undefined) return;
   await Promise.all(
     plans.map(async (plan, index) => {
-      if (plan.kind !== 'ask' || plan.approval.policy || (plan.approval.rights?.quorum ?? 1) > 1) return;
+      if (plan.kind !== 'ask' || plan.proposal || plan.approval.policy || (plan.approval.rights?.quorum ?? 1) > 1)
+        return;
       const approvers = plan.approval.rights?.approvers;
       try {
         const answer = await claim(

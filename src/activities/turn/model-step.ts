@@ -1,8 +1,10 @@
 import { turnRevisions } from '../../protocol';
+import { proposePlanToolName } from '../../protocol/plan-approval';
 import { appendTranscript, resolveStoredContent } from '../../store';
 import { boundAnswerText } from '../model/bound-answer-text';
 import { boundToolArguments } from '../model/bound-tool-arguments';
 import { checkTurnInput } from '../planning/check-turn-input';
+import { planProposal, proposePlanManifestEntry } from '../planning/plan-proposal';
 import { planStepCalls } from '../planning/plan-step-calls';
 import { planningContextOf } from '../planning/planning-context';
 import { readWholeTranscript } from './read-whole-transcript';
@@ -28,10 +30,19 @@ export async function runModelStep(
   );
   const { input, settings, offered } = checked;
   const messages = await resolveStoredContent(store, await readWholeTranscript(store, transcript));
+  // The built-in proposePlan (docs/asking-less.md), where the operator enables it: never for a turn planned before
+  // revision 12, whose workflow code would run it as a tool, nor in autonomous mode, where nothing asks, nor in halt
+  // mode, where the turn ends at the first approval and its plan with it.
+  const proposesPlans =
+    dependencies.planApproval === true &&
+    (revision ?? turnRevisions.current) >= turnRevisions.planApproval &&
+    !input.autoApprove &&
+    settings.approvalWait !== 'halt' &&
+    registry.get(proposePlanToolName) === undefined;
   const answer = await dependencies.callModel(
     {
       messages,
-      tools: registry.manifest(offered),
+      tools: [...registry.manifest(offered), ...(proposesPlans ? [proposePlanManifestEntry] : [])],
       ...(input.model && { settings: input.model }),
       ...(input.modelApi !== undefined && { api: input.modelApi }),
       ...(input.providerTools !== undefined && { providerTools: input.providerTools }),
@@ -48,6 +59,7 @@ export async function runModelStep(
     context.claimGrant = dependencies.claimGrant;
     if (settings.trust.requireSigned) context.grantKeys = { ...settings.trust.keys };
   }
+  if (proposesPlans) context.proposePlan = planProposal;
   const { calls, content } = await planStepCalls(modelStep.content, modelStep.invalidToolCalls, input, context);
   const head = await appendTranscript(store, transcript.head, [...transcript.tail, { role: 'assistant', content }]);
   return {

@@ -8,7 +8,7 @@ import {
 import type { TollgateClient } from '../../client';
 import type { Allow, ConversationInput, PendingToolApproval } from '../../protocol';
 import { submitToolOutputUpdate } from '../../workflows/definitions';
-import type { ApprovalDecisions, DecisionRequest } from '../decisions/approval-decisions';
+import { isKeptInAudit, type ApprovalDecisions, type DecisionRequest } from '../decisions/approval-decisions';
 import type { StandingGrants } from '../decisions/standing-grants';
 import { GatewayError, isGatewayError } from '../http/gateway-error';
 import { problemBodyOf, problemContentType } from '../http/problem-handler';
@@ -111,25 +111,32 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     request: ChatHttpRequest,
     route: (caller: ChatCaller, corsHeaders: Record<string, string>) => Promise<Response>,
   ): Promise<Response> {
+    let caller: ChatCaller | undefined;
+    // A request that answers approvals is a decision attempt: refused here, it is audited like any other.
+    const refused = async (refusal: GatewayError) => {
+      if (refusal.status < 500) await auditRefusedDecisions(request.body, caller, refusal);
+    };
     const cors = checkCors(request.headers.get('origin'), request.headers.get('host'), allowedOrigins);
     if (!cors.allowed) {
-      return problem(new GatewayError('forbidden', 'This origin may not call the chat API.'), request.path, {});
+      const refusal = new GatewayError('forbidden', 'This origin may not call the chat API.');
+      await refused(refusal);
+      return problem(refusal, request.path, {});
     }
     try {
-      const caller = await options.authenticate(request.headers.get('authorization'));
+      caller = await options.authenticate(request.headers.get('authorization'));
       if (caller === undefined) {
         throw new GatewayError('unauthorized', 'A valid bearer token is required.');
       }
       const wait = rateLimit.take(caller.person);
       if (wait !== undefined) {
-        return problem(new GatewayError('rate-limited', `Too many chat requests; retry in ${wait} s.`), request.path, {
-          ...cors.headers,
-          'retry-after': String(wait),
-        });
+        const refusal = new GatewayError('rate-limited', `Too many chat requests; retry in ${wait} s.`);
+        await refused(refusal);
+        return problem(refusal, request.path, { ...cors.headers, 'retry-after': String(wait) });
       }
       return await route(caller, cors.headers);
     } catch (error) {
       const gatewayError = toGatewayError(error);
+      if (!isKeptInAudit(error)) await refused(gatewayError);
       const extra: Record<string, string> =
         gatewayError.kind === 'unauthorized' ? { 'www-authenticate': 'Bearer' } : {};
       if (gatewayError.status >= 500 && !isGatewayError(error)) console.error('chat request failed', error);
@@ -310,6 +317,27 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   }
 
   /**
+   * Keeps a refused chat request that answered approvals: one line per approval it answered when the caller is known
+   * (bounded), otherwise one line with what is known (nothing of an unauthenticated body is believed).
+   */
+  async function auditRefusedDecisions(
+    body: unknown,
+    caller: ChatCaller | undefined,
+    refusal: GatewayError,
+  ): Promise<void> {
+    const answered = answeredApprovals(body);
+    if (answered.length === 0) return;
+    if (caller === undefined) {
+      await options.decisions.recordRefusal({}, 'chat', {}, refusal);
+      return;
+    }
+    const actor = { person: caller.person, identity: `token:${caller.person}` };
+    await Promise.all(
+      answered.map((answer) => options.decisions.recordRefusal(actor, 'chat', answer, refusal, answer.workflowId)),
+    );
+  }
+
+  /**
    * Sends what the client's copy of the turn adds: decisions on approvals it was asked for, outputs of client tools
    * it was asked to run. Returns an error to show after the turn's state when the turn refused something.
    */
@@ -320,6 +348,9 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     before: Awaited<ReturnType<TurnReader['read']>>,
   ): Promise<string | undefined> {
     const pendingIds = new Set(before.pending.map((approval) => approval.approvalId));
+    // Answers the turn cannot take (not its approval, expired, decided otherwise) are refused here and audited.
+    const refuse = (request: { approvalId: string; approved: boolean }, refusal: GatewayError) =>
+      options.decisions.recordRefusal({ person: user, identity: `token:${user}` }, 'chat', request, refusal, turnId);
     const recorded = new Map(before.audit.map((entry) => [entry.approvalId, entry]));
     const decisions: DecisionRequest[] = [];
     const allowing: DecisionRequest[] = [];
@@ -346,14 +377,19 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
           });
         } else if (!earlier) {
           // Never trust a client's tool parts: an id this turn did not issue decides nothing.
-          return `Approval "${approvalId}" is not one turn "${turnId}" asked for; nothing was decided.`;
+          const refusal = `Approval "${approvalId}" is not one turn "${turnId}" asked for; nothing was decided.`;
+          await refuse({ approvalId, approved }, new GatewayError('unknown-approval', refusal, { approvalId }));
+          return refusal;
         } else if (earlier.decision === 'expired') {
-          problems.push(`The approval for ${earlier.toolName} expired at ${earlier.decidedAt}; the call was denied.`);
+          const refusal = `The approval for ${earlier.toolName} expired at ${earlier.decidedAt}; the call was denied.`;
+          await refuse({ approvalId, approved }, new GatewayError('expired', refusal, { approvalId }));
+          problems.push(refusal);
         } else if ((earlier.decision === 'approved') !== approved) {
-          problems.push(
+          const refusal =
             `The approval for ${earlier.toolName} was already ${earlier.decision} by ${earlier.approver ?? 'someone else'} ` +
-              `at ${earlier.decidedAt}; the first decision stands.`,
-          );
+            `at ${earlier.decidedAt}; the first decision stands.`;
+          await refuse({ approvalId, approved }, new GatewayError('conflict', refusal, { approvalId }));
+          problems.push(refusal);
         }
       } else if ((part.state === 'output-available' || part.state === 'output-error') && awaited.has(part.toolCallId)) {
         outputs.push(
@@ -373,7 +409,12 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     for (const decision of allowing) {
       try {
         if (!options.grants) {
-          throw new GatewayError('forbidden', 'Allow in this chat is not available here; approve the call on its own.');
+          const refusal = new GatewayError(
+            'forbidden',
+            'Allow in this chat is not available here; approve the call on its own.',
+          );
+          await options.decisions.recordRefusal({ person: user, identity: `token:${user}` }, 'chat', decision, refusal);
+          throw refusal;
         }
         const allow: Allow = { ...(options.allowInChat ?? { for: '24h' }), scope: 'conversation' };
         await options.grants.approveAndAllow({ person: user, identity: `token:${user}` }, decision, allow, 'chat');
@@ -395,6 +436,32 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
   }
 
   return handler;
+}
+
+/**
+ * The approvals a chat request's last message answers, read defensively from a body that may be anything: at most
+ * 20, each an id of the approvalId alphabet with a boolean decision, and the turn the message is.
+ */
+function answeredApprovals(body: unknown): Array<{ approvalId: string; approved: boolean; workflowId?: string }> {
+  const messages = (body as { messages?: unknown } | null | undefined)?.messages;
+  if (!Array.isArray(messages) || messages.length === 0) return [];
+  const last = messages[messages.length - 1] as { id?: unknown; parts?: unknown } | null;
+  if (last === null || typeof last !== 'object' || !Array.isArray(last.parts)) return [];
+  const workflowId = typeof last.id === 'string' && last.id.length <= 1_000 ? last.id : undefined;
+  const answered: Array<{ approvalId: string; approved: boolean; workflowId?: string }> = [];
+  for (const part of last.parts.slice(0, 1_000) as unknown[]) {
+    const { state, approval } = (part ?? {}) as { state?: unknown; approval?: { id?: unknown; approved?: unknown } };
+    if (state !== 'approval-responded' || approval === null || typeof approval !== 'object') continue;
+    const { id, approved } = approval;
+    if (typeof id !== 'string' || !/^[A-Za-z0-9._:-]{1,1000}$/.test(id)) continue;
+    answered.push({
+      approvalId: id,
+      approved: approved === true,
+      ...(workflowId !== undefined && { workflowId }),
+    });
+    if (answered.length >= 20) break;
+  }
+  return answered;
 }
 
 function parseChatId(chatId: string): string {

@@ -7,7 +7,15 @@ import type {
   ToolApprovalAuditEntry,
   ToolApprovalDecision,
 } from '../../protocol';
-import type { DecisionAttemptChannel, DecisionAudit, DecisionAttemptOutcome } from './decision-audit';
+import {
+  unauthenticatedSender,
+  unknownApproval,
+  type DecisionAttempt,
+  type DecisionAttemptChannel,
+  type DecisionAudit,
+  type DecisionAttemptOutcome,
+} from './decision-audit';
+import { RefusalFlood } from './refusal-flood';
 import { GatewayError } from '../http/gateway-error';
 import { decisionsInMessages, withVouchedDecisions, type DecisionInMessages } from './message-decisions';
 import { neutraliseText } from './neutralise-text';
@@ -33,6 +41,23 @@ export interface DecisionActor {
   /** `token:ana`, `slack:T0001/U0123`, `email:ana@example.com`. */
   identity: string;
 }
+
+/** What is known of who sent a refused attempt: a person, a channel identity, the address; any may be missing. */
+export interface RefusedActor {
+  person?: string;
+  identity?: string;
+  /** The client's address as the gateway sees it. */
+  from?: string;
+}
+
+/** A refused attempt's request as far as it is known: without an approval or a decision when it named none readable. */
+export type RefusedRequest = Omit<DecisionRequest, 'approvalId' | 'approved'> & {
+  approvalId?: string;
+  approved?: boolean;
+};
+
+/** Why an attempt was refused: a {@link GatewayError}, or a cause of the channel's own (`link-used`) and its detail. */
+export type AuditedRefusal = Pick<GatewayError, 'detail'> & { kind: string };
 
 /** What {@link ApprovalDecisions} needs beyond the client and the audit. */
 export interface ApprovalDecisionsOptions {
@@ -61,6 +86,7 @@ export class ApprovalDecisions {
   private readonly people: PersonDirectory;
   private readonly readTimeoutMs: number;
   private readonly logError: (error: unknown) => void;
+  private readonly flood: RefusalFlood;
 
   constructor(
     private readonly tollgate: TollgateClient,
@@ -70,6 +96,7 @@ export class ApprovalDecisions {
     this.people = options.people ?? PersonDirectory.empty();
     this.readTimeoutMs = options.readTimeoutMs ?? defaultReadTimeoutMs;
     this.logError = options.logError ?? (() => undefined);
+    this.flood = new RefusalFlood((attempt) => this.write(attempt));
   }
 
   /** Decides one approval, found through the workflow id its approvalId carries. */
@@ -163,69 +190,80 @@ export class ApprovalDecisions {
     });
     await Promise.all(
       found.map((decision) =>
-        this.audit
-          .record({
-            at,
-            approver: actor.person,
-            identity: actor.identity,
-            channel: 'message',
-            ...requestOf(decision),
-            workflowId,
-            outcome: 'forwarded',
-          })
-          .catch(this.logError),
+        this.write(
+          attemptOf({ at, actor, channel: 'message', request: requestOf(decision), outcome: 'forwarded', workflowId }),
+        ),
       ),
     );
     return vouched;
   }
 
-  /** Keeps an attempt refused before it reached a turn (an unmapped identity, a rate limit, a foreign workspace). */
+  /**
+   * Keeps an attempt refused before it reached a turn: no valid token, signature, link or session; a token without the
+   * right; an unmapped identity; a rate limit; a foreign workspace; a cross-site form; a body that does not parse.
+   * `actor` is what is known of the sender: a person, a channel identity that resolved to nobody, or neither (then
+   * `approver` reads `(unauthenticated)`); never a credential. Refusals with no person and rate-limited ones are kept
+   * through a {@link RefusalFlood}, so a flood adds a bounded number of lines. Without `approvalId` (the attempt named
+   * no approval the gateway could read) the line says `(unknown)`, and `approved` false.
+   */
   async recordRefusal(
-    actor: { person?: string; identity: string },
+    actor: RefusedActor,
     channel: DecisionAttemptChannel,
-    request: DecisionRequest,
-    refusal: GatewayError,
+    request: RefusedRequest,
+    refusal: AuditedRefusal,
     workflowId?: string,
+    grant?: DecisionAttempt['grant'],
   ): Promise<void> {
-    await this.keep(
-      new Date().toISOString(),
-      { person: actor.person ?? actor.identity, identity: actor.identity },
+    keptErrors.add(refusal);
+    const attempt = attemptOf({
+      at: new Date().toISOString(),
+      actor,
       channel,
-      request,
-      'refused',
+      request: { ...request, approvalId: request.approvalId ?? unknownApproval, approved: request.approved ?? false },
+      outcome: 'refused',
       workflowId,
       refusal,
-    );
+      grant,
+    });
+    if (actor.person !== undefined && refusal.kind !== 'rate-limited') return this.write(attempt);
+    await this.flood.offer(`${channel}|${refusal.kind}|${actor.person ?? ''}`, attempt);
   }
 
   /**
-   * Writes one attempt to the audit: the one place its record is built, for attempts refused before a turn and for
-   * those a turn answered. The decision stands whatever happens to its audit line; a lost line is logged loudly.
+   * Keeps a standing grant given, refused or revoked (docs/asking-less.md), through the same record as a decision:
+   * `approvalId` is the approval it was given with, or `grant:<grantId>`.
    */
-  private keep(
-    at: string,
+  async recordGrant(
     actor: DecisionActor,
     channel: DecisionAttemptChannel,
-    request: DecisionRequest,
-    outcome: DecisionAttemptOutcome,
-    workflowId: string | undefined,
-    refusal: GatewayError | undefined,
+    approvalId: string,
+    grant: NonNullable<DecisionAttempt['grant']>,
+    refusal?: GatewayError,
+    cause?: unknown,
   ): Promise<void> {
-    return this.audit
-      .record({
-        at,
-        approver: actor.person,
-        identity: actor.identity,
+    if (refusal) keptErrors.add(refusal);
+    if (cause !== null && typeof cause === 'object') keptErrors.add(cause);
+    await this.write(
+      attemptOf({
+        at: new Date().toISOString(),
+        actor,
         channel,
-        approvalId: request.approvalId,
-        ...(workflowId !== undefined && { workflowId }),
-        approved: request.approved,
-        ...(request.reason !== undefined && { reason: request.reason }),
-        ...(request.input !== undefined && { editedInput: request.input }),
-        outcome,
-        ...(refusal && { refusal: { code: refusal.kind, detail: refusal.detail } }),
-      })
-      .catch(this.logError);
+        request: { approvalId, approved: grant.action === 'grant' },
+        outcome: refusal ? (refusal.status >= 500 ? 'failed' : 'refused') : 'recorded',
+        refusal,
+        grant,
+      }),
+    );
+  }
+
+  /** Writes the refusals a flood counted but has not written yet; the gateway calls it when it closes. */
+  async close(): Promise<void> {
+    await this.flood.flush();
+  }
+
+  // The decision stands whatever happens to its audit line; a lost line is logged loudly.
+  private write(attempt: DecisionAttempt): Promise<void> {
+    return this.audit.record(attempt).catch(this.logError);
   }
 
   private async attempt(
@@ -244,7 +282,9 @@ export class ApprovalDecisions {
     const keep = (outcomes: DecisionAttemptOutcome[], refusal?: GatewayError) =>
       Promise.all(
         requests.map((request, index) =>
-          this.keep(at, actor, channel, request, outcomes[index] ?? 'refused', workflowId, refusal),
+          this.write(
+            attemptOf({ at, actor, channel, request, outcome: outcomes[index] ?? 'refused', workflowId, refusal }),
+          ),
         ),
       );
     try {
@@ -279,6 +319,8 @@ export class ApprovalDecisions {
         requests.map(() => (problem.status >= 500 ? 'failed' : 'refused')),
         problem,
       );
+      keptErrors.add(problem);
+      if (error !== null && typeof error === 'object') keptErrors.add(error);
       throw problem.status >= 500 ? error : problem;
     }
   }
@@ -369,6 +411,46 @@ export class ApprovalDecisions {
       return judgeDecisionsOnClosedTurn(workflowId, decisions, state);
     }
   }
+}
+
+/**
+ * The one place an audit line is built, for every channel and every outcome: decisions a turn answered, attempts
+ * refused before a turn, decisions forwarded in messages, standing grants.
+ */
+function attemptOf(entry: {
+  at: string;
+  actor: RefusedActor;
+  channel: DecisionAttemptChannel;
+  request: DecisionRequest;
+  outcome: DecisionAttemptOutcome;
+  workflowId?: string | undefined;
+  refusal?: AuditedRefusal | undefined;
+  grant?: DecisionAttempt['grant'] | undefined;
+}): DecisionAttempt {
+  const { actor, request, refusal } = entry;
+  return {
+    at: entry.at,
+    approver: actor.person ?? actor.identity ?? unauthenticatedSender,
+    ...(actor.identity !== undefined && { identity: actor.identity }),
+    ...(actor.from !== undefined && { from: actor.from }),
+    channel: entry.channel,
+    approvalId: request.approvalId,
+    ...(entry.workflowId !== undefined && { workflowId: entry.workflowId }),
+    approved: request.approved,
+    ...(request.reason !== undefined && { reason: request.reason }),
+    ...(request.input !== undefined && { editedInput: request.input }),
+    outcome: entry.outcome,
+    ...(refusal && { refusal: { code: refusal.kind, detail: refusal.detail } }),
+    ...(entry.grant && { grant: entry.grant }),
+  };
+}
+
+// Errors whose attempt is already in the audit, so a route's catch-all does not keep it twice.
+const keptErrors = new WeakSet<object>();
+
+/** Whether the attempt that ended in `error` is already in the audit (ApprovalDecisions kept it). */
+export function isKeptInAudit(error: unknown): boolean {
+  return error !== null && typeof error === 'object' && keptErrors.has(error);
 }
 
 function actorOf(actor: DecisionActor | string): DecisionActor {

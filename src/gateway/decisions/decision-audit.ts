@@ -18,6 +18,12 @@ export type DecisionAttemptChannel = 'rest' | 'slack' | 'email' | 'chat' | 'mess
  */
 export type DecisionAttemptOutcome = 'recorded' | 'repeat' | 'refused' | 'failed' | 'forwarded';
 
+/** `approvalId` of an attempt that named no approval the gateway could read (an unverified request, a bad link). */
+export const unknownApproval = '(unknown)';
+
+/** `approver` of an attempt whose sender is not known (no valid token, signature, link or session). */
+export const unauthenticatedSender = '(unauthenticated)';
+
 /** One decision attempt, kept whatever its outcome. */
 export interface DecisionAttempt {
   /** When the gateway received it (ISO 8601). */
@@ -42,6 +48,16 @@ export interface DecisionAttempt {
   outcome: DecisionAttemptOutcome;
   /** Why it was refused or failed: the problem kind and its detail. */
   refusal?: { code: string; detail: string };
+  /**
+   * The address the request came from (the gateway's view of the client: its socket, or the trusted proxy's word),
+   * kept for refusals before a person was known.
+   */
+  from?: string;
+  /**
+   * Set on a line that stands for several refusals alike (same channel, cause and person, or all unauthenticated) in
+   * one minute, past the first ten, which are kept one by one: `count` of them from `since`; this line is the last.
+   */
+  coalesced?: { count: number; since: string };
   /**
    * Set on a standing grant given or revoked (docs/asking-less.md), not a decision on one call: `approvalId` is the
    * approval it was given with, or `grant:<grantId>`; `approved` is true for a grant, false for a revocation. With

@@ -16,7 +16,7 @@ import { toGatewayError } from '../http/to-gateway-error';
 import { requesterOf } from '../auth/turn-requester';
 import { readTurnState, withReadDeadline, workflowIdOfApprovalId } from '../turns/turn-reads';
 import type { ApprovalDecisions, DecisionActor, DecisionRequest } from './approval-decisions';
-import type { DecisionAttemptChannel, DecisionAudit } from './decision-audit';
+import type { DecisionAttemptChannel } from './decision-audit';
 import { neutraliseText } from './neutralise-text';
 import type { DecisionSigningKey } from './sign-decision';
 import { signGrant } from './sign-grant';
@@ -28,7 +28,7 @@ export type DecisionWithGrant = ToolApprovalAuditEntry & { allowed: StandingGran
  * Standing grants for every channel (REST, CLI, inbox, Slack, chat): "approve and allow", a grant given on its own,
  * revocation and the list. The ledger in Temporal is the authority (its worker checks every grant against the tools
  * and the operator's policy); what the gateway checks first is what it can see, so that a refusal is quick and clear.
- * Every grant given, refused or revoked is kept in the {@link DecisionAudit}.
+ * Every grant given, refused or revoked is kept in the gateway's audit.
  */
 export class StandingGrants {
   readonly ledger: GrantLedgerClient;
@@ -36,7 +36,6 @@ export class StandingGrants {
   constructor(
     private readonly options: {
       decisions: ApprovalDecisions;
-      audit: DecisionAudit;
       people: PersonDirectory;
       tollgate: TollgateClient;
       readTimeoutMs: number;
@@ -91,7 +90,7 @@ export class StandingGrants {
         throw new GatewayError('invalid-request', (error as Error).message);
       }
     } catch (error) {
-      await this.keep(actor, channel, request.approvalId, { action: 'grant' }, toGatewayError(error));
+      await this.keep(actor, channel, request.approvalId, { action: 'grant' }, toGatewayError(error), error);
       throw error;
     }
     const grant = await this.give(actor, terms, { channel, conversationRequester, approvalId: request.approvalId });
@@ -187,26 +186,16 @@ export class StandingGrants {
     if (refusal) throw new GatewayError('forbidden', refusal, { approvalId: pending.approvalId });
   }
 
-  private async keep(
+  // Every grant line is built where every decision line is (ApprovalDecisions), so the audit has one shape.
+  private keep(
     actor: DecisionActor,
     channel: DecisionAttemptChannel,
     approvalId: string,
     grant: { action: 'grant' | 'revoke'; grantId?: string; summary?: string },
     refusal?: GatewayError,
+    cause?: unknown,
   ): Promise<void> {
-    await this.options.audit
-      .record({
-        at: new Date().toISOString(),
-        approver: actor.person,
-        identity: actor.identity,
-        channel,
-        approvalId,
-        approved: grant.action === 'grant',
-        outcome: refusal ? (refusal.status >= 500 ? 'failed' : 'refused') : 'recorded',
-        ...(refusal && { refusal: { code: refusal.kind, detail: refusal.detail } }),
-        grant,
-      })
-      .catch(this.options.logError ?? (() => undefined));
+    return this.options.decisions.recordGrant(actor, channel, approvalId, grant, refusal, cause);
   }
 }
 

@@ -102,7 +102,11 @@ export function emailExtension(options: EmailExtensionOptions): GatewayExtension
           const result = await limit(request);
           if (result.isAllowed || !result.isExceeded) return;
           reply.header('retry-after', String(result.ttlInSeconds));
-          throw new GatewayError('rate-limited', `Too many requests; retry in ${result.ttlInSeconds} s.`);
+          const problem = new GatewayError('rate-limited', `Too many requests; retry in ${result.ttlInSeconds} s.`);
+          // A POST is a decision attempt, refused before its link is read (kept as a flood is: counted).
+          if (request.method === 'POST')
+            await context.decisions.recordRefusal({ from: request.ip }, 'email', {}, problem);
+          throw problem;
         });
 
         // `silent`: Fastify would log each request's URL, and the URL carries the token.
@@ -116,7 +120,16 @@ export function emailExtension(options: EmailExtensionOptions): GatewayExtension
 
         scope.post(emailDecisionRoute, { logLevel: 'silent' }, async (request, reply) => {
           const verified = verify(request, secrets, log);
-          if (!verified.ok) return sendPage(reply, verified.page);
+          if (!verified.ok) {
+            // Nothing of a link that does not verify is believed: kept as an unauthenticated attempt, its cause only.
+            await context.decisions.recordRefusal(
+              { from: request.ip },
+              'email',
+              {},
+              { kind: `link-${verified.reason}`, detail: linkRefusals[verified.reason] },
+            );
+            return sendPage(reply, verified.page);
+          }
           const { claims } = verified;
           const refusal = checkFormOrigin({
             origin: request.headers.origin,
@@ -125,26 +138,40 @@ export function emailExtension(options: EmailExtensionOptions): GatewayExtension
           });
           if (refusal) {
             const detail = 'The form was posted from another site; open the link from your mail and confirm there.';
-            await recordRefusal(context, claims, undefined, 'forbidden', `${detail} (${refusal})`, log);
+            await recordRefusal(context, request, claims, undefined, 'forbidden', `${detail} (${refusal})`);
             return sendPage(reply, messagePage(403, 'Refused', detail));
           }
-          const { reason } = parseDecisionForm(request.body);
+          let reason: string | undefined;
+          try {
+            ({ reason } = parseDecisionForm(request.body));
+          } catch (error) {
+            const problem = toGatewayError(error);
+            await recordRefusal(context, request, claims, undefined, problem.kind, problem.detail);
+            throw error;
+          }
           // The address the link was issued to, as a person: unmapped addresses decide nothing.
           const resolved = personOfLink(context, claims);
           if (!resolved.ok) {
-            await recordRefusal(context, claims, reason, 'forbidden', resolved.reason, log);
+            await recordRefusal(context, request, claims, reason, 'forbidden', resolved.reason);
             return sendPage(reply, messagePage(403, 'Refused', resolved.reason));
           }
           const verdict = context.decisionLimiter.take(resolved.person);
           if (!verdict.allowed) {
             const detail = `Too many decisions by you; try again in ${verdict.retryAfterSeconds} s.`;
-            await recordRefusal(context, claims, reason, 'rate-limited', detail, log);
+            await recordRefusal(context, request, claims, reason, 'rate-limited', detail);
             reply.header('retry-after', String(verdict.retryAfterSeconds));
             return sendPage(reply, messagePage(429, 'Too many decisions', detail));
           }
           const keys = keysOf(claims);
           if (!(await usedTokens.claim(keys, new Date(claims.exp * 1000)))) {
-            await recordRefusal(context, claims, reason, 'link-used', 'The link or its sibling was already used.', log);
+            await recordRefusal(
+              context,
+              request,
+              claims,
+              reason,
+              'link-used',
+              'The link or its sibling was already used.',
+            );
             return sendPage(reply, usedPage);
           }
           const actor = { person: resolved.person, identity: resolved.identity };
@@ -160,7 +187,15 @@ function personOfLink(context: GatewayContext, claims: DecisionTokenClaims) {
   return resolvePerson(context.people, { channel: 'email', address: claims.approver.replace(/^email:/, '') });
 }
 
-type Verified = { ok: true; claims: DecisionTokenClaims } | { ok: false; page: DecisionPage };
+type Verified =
+  { ok: true; claims: DecisionTokenClaims } | { ok: false; page: DecisionPage; reason: DecisionTokenRefusal };
+
+// What the audit says of a link that did not verify: the cause, never the link.
+const linkRefusals: Record<DecisionTokenRefusal, string> = {
+  malformed: 'A decision form was posted with something that is not a decision link.',
+  signature: 'A decision form was posted with a link whose signature matches no link secret.',
+  expired: 'A decision form was posted with an expired link.',
+};
 
 function verify(request: FastifyRequest, secrets: readonly string[], log: FastifyBaseLogger): Verified {
   const token = (request.params as Record<string, unknown>)['*'];
@@ -168,7 +203,7 @@ function verify(request: FastifyRequest, secrets: readonly string[], log: Fastif
   if (verified.ok) return verified;
   // The reason only: the token is a credential, even a broken one.
   log.warn({ reason: verified.reason, method: request.method }, 'refused an email decision link');
-  return { ok: false, page: refusalPages[verified.reason] };
+  return { ok: false, page: refusalPages[verified.reason], reason: verified.reason };
 }
 
 // The link's own id and its pair's: claiming both retires this link and its sibling together.
@@ -280,27 +315,27 @@ function outcomePage(recorded: ToolApprovalAuditEntry, claims: DecisionTokenClai
   }
 }
 
+// A refused POST, kept with what the signed link says: who it was mailed to, which approval, which decision.
 async function recordRefusal(
   context: GatewayContext,
+  request: FastifyRequest,
   claims: DecisionTokenClaims,
   reason: string | undefined,
-  code: string,
+  kind: string,
   detail: string,
-  log: FastifyBaseLogger,
 ): Promise<void> {
-  await context.audit
-    .record({
-      at: new Date().toISOString(),
-      approver: claims.approver,
-      channel: 'email',
+  const resolved = personOfLink(context, claims);
+  await context.decisions.recordRefusal(
+    { ...(resolved.ok && { person: resolved.person }), identity: resolved.identity, from: request.ip },
+    'email',
+    {
       approvalId: claims.approvalId,
-      workflowId: claims.workflowId,
       approved: claims.decision === 'approve',
       ...(reason !== undefined && { reason }),
-      outcome: 'refused',
-      refusal: { code, detail },
-    })
-    .catch((error: unknown) => log.error({ err: error }, 'a refused email decision could not be written to the audit'));
+    },
+    { kind, detail },
+    claims.workflowId,
+  );
 }
 
 function capitalise(text: string): string {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { grantRequestSchema, termsOfGrantRequest } from '../../protocol';
 import { requireScope } from '../auth/authenticate';
+import { auditRefusedRequests } from '../decisions/refused-request-audit';
 import type { GatewayContext } from '../gateway-context';
 import { emptyQuerySchema, grantParamsSchema } from '../http/gateway-schemas';
 import { parseInput } from '../http/parse-input';
@@ -17,7 +18,21 @@ export function registerGrantRoutes(app: FastifyInstance, context: GatewayContex
     return { grants: await context.grants.list() };
   });
 
-  app.post('/v1/grants', { onRequest: context.decisionRateLimit }, async (request, reply) => {
+  // Refusals before the grants (no token, a token that may not decide, a limit, a bad body) are audited like every
+  // refused attempt; what the grants refuse themselves they keep.
+  const refusedGrants = auditRefusedRequests(context.decisions, 'rest', () => ({
+    request: { approved: true },
+    grant: { action: 'grant' },
+  }));
+  const refusedRevocations = auditRefusedRequests(context.decisions, 'rest', (request) => {
+    const params = grantParamsSchema.safeParse(request.params);
+    return {
+      request: { approved: false, ...(params.success && { approvalId: `grant:${params.data.grantId}` }) },
+      grant: { action: 'revoke', ...(params.success && { grantId: params.data.grantId }) },
+    };
+  });
+
+  app.post('/v1/grants', { onRequest: context.decisionRateLimit, onError: refusedGrants }, async (request, reply) => {
     const caller = requireScope(request, 'approvals:decide');
     parseInput(emptyQuerySchema, request.query, 'query');
     const body = parseInput(grantRequestSchema, request.body, 'body');
@@ -28,10 +43,14 @@ export function registerGrantRoutes(app: FastifyInstance, context: GatewayContex
     return reply.code(201).send(grant);
   });
 
-  app.delete('/v1/grants/:grantId', { onRequest: context.decisionRateLimit }, async (request) => {
-    const caller = requireScope(request, 'approvals:decide');
-    parseInput(emptyQuerySchema, request.query, 'query');
-    const { grantId } = parseInput(grantParamsSchema, request.params, 'params');
-    return context.grants.revoke({ person: caller.person, identity: `token:${caller.person}` }, grantId);
-  });
+  app.delete(
+    '/v1/grants/:grantId',
+    { onRequest: context.decisionRateLimit, onError: refusedRevocations },
+    async (request) => {
+      const caller = requireScope(request, 'approvals:decide');
+      parseInput(emptyQuerySchema, request.query, 'query');
+      const { grantId } = parseInput(grantParamsSchema, request.params, 'params');
+      return context.grants.revoke({ person: caller.person, identity: `token:${caller.person}` }, grantId);
+    },
+  );
 }

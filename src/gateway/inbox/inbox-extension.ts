@@ -5,7 +5,7 @@ import type { ApproverTokens } from '../auth/approver-tokens';
 import type { Caller } from '../auth/authenticate';
 import { mayDecide } from '../auth/turn-access';
 import { requesterOf } from '../auth/turn-requester';
-import type { DecisionActor, DecisionRequest } from '../decisions/approval-decisions';
+import type { DecisionActor, DecisionRequest, RefusedActor } from '../decisions/approval-decisions';
 import { checkFormOrigin } from '../email/check-form-origin';
 import { LocalUsedTokenStore, type UsedTokenStore } from '../email/used-token-store';
 import type { GatewayContext } from '../gateway-context';
@@ -183,6 +183,24 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
           identity: `inbox:email:${found.address}`,
           session: { id: claims.id, exp: claims.exp },
         };
+      };
+
+      // Who a refused decision came from, as far as the request says: the signed-in person, a trusted proxy's address
+      // that may not decide, or nobody (with the client's address).
+      const refusedSenderOf = async (request: FastifyRequest): Promise<RefusedActor> => {
+        const user = await userOf(request).catch(() => undefined);
+        if (user && user !== 'refused') return { person: user.person, identity: user.identity, from: request.ip };
+        const header = request.headers['x-forwarded-email'];
+        if (user === 'refused' && typeof header === 'string') {
+          return {
+            identity: `inbox:proxy:${header
+              .trim()
+              .slice(0, 320)
+              .replace(/[^\w.@+-]/g, '?')}`,
+            from: request.ip,
+          };
+        }
+        return { from: request.ip };
       };
 
       const mayReadStats = (person: string) => options.tokens.holds(person, 'audit:read');
@@ -464,10 +482,29 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
 
         scope.post(inboxPaths.decision, async (request, reply) => {
           inboxHeaders(reply);
-          const user = await requireUser(request);
-          const { approvalId } = parseInput(approvalParamsSchema, request.params, 'params');
-          // The REST decision's body: `input` is edited arguments, which the decisions check (editor right, schema) and bind.
-          const body = parseInput(decisionBodySchema, request.body, 'body');
+          let user: InboxUser;
+          let approvalId: string;
+          let body: ReturnType<typeof decisionBodySchema.parse>;
+          try {
+            user = await requireUser(request);
+            approvalId = parseInput(approvalParamsSchema, request.params, 'params').approvalId;
+            // The REST decision's body: `input` is edited arguments, which the decisions check (editor right, schema) and bind.
+            body = parseInput(decisionBodySchema, request.body, 'body');
+          } catch (error) {
+            // Not signed in, an address that may not decide, a request that does not parse: audited with what is known.
+            await context.decisions.recordRefusal(
+              await refusedSenderOf(request),
+              'inbox',
+              {
+                ...(approvalParamsSchema.safeParse(request.params).data ?? {}),
+                ...(decisionBodySchema.safeParse(request.body).success && {
+                  approved: (request.body as { approved: boolean }).approved,
+                }),
+              },
+              toGatewayError(error),
+            );
+            throw error;
+          }
           const actor: DecisionActor = { person: user.person, identity: user.identity };
           const decision: DecisionRequest = {
             approvalId,

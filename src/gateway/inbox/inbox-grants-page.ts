@@ -23,11 +23,7 @@ export function grantStateText(grant: StandingGrant, now: Date): { active: boole
 /** What a grant covers, in words: `deleteFile`, `every tool of MCP server files`, with its argument conditions. */
 export function grantWhatText(grant: StandingGrant): string {
   const what =
-    grant.planCalls !== undefined
-      ? `the ${grant.planCalls.length} planned call${grant.planCalls.length === 1 ? '' : 's'} of a plan`
-      : grant.mcpServer !== undefined
-        ? `every tool of MCP server ${grant.mcpServer}`
-        : (grant.tools ?? []).join(', ');
+    grant.mcpServer !== undefined ? `every tool of MCP server ${grant.mcpServer}` : (grant.tools ?? []).join(', ');
   const conditions = (grant.constraints ?? []).map(constraintText);
   return conditions.length > 0 ? `${what}, where ${conditions.join(' and ')}` : what;
 }

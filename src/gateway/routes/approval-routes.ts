@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { PendingApprovalOfTurn } from '../../client';
 import type { AgentTurnState, PendingToolApproval } from '../../protocol';
-import { callerOf, requireScope, type Caller } from '../auth/authenticate';
+import { requireScope, type Caller } from '../auth/authenticate';
+import { auditRefusedRequests } from '../decisions/refused-request-audit';
 import type { DecisionRequest } from '../decisions/approval-decisions';
 import type { GatewayContext } from '../gateway-context';
 import { GatewayError } from '../http/gateway-error';
@@ -58,32 +59,37 @@ export function registerApprovalRoutes(app: FastifyInstance, context: GatewayCon
     throw unknown();
   });
 
-  app.post('/v1/approvals/:approvalId/decision', { onRequest: context.decisionRateLimit }, async (request) => {
-    parseInput(emptyQuerySchema, request.query, 'query');
-    const { approvalId } = parseInput(approvalParamsSchema, request.params, 'params');
-    let caller: Caller;
-    try {
-      caller = requireScope(request, 'approvals:decide');
-    } catch (error) {
-      // A token that may not decide is refused, and the attempt is audited like every refused one: who, which
-      // approval, why (the body is read only for its decision, when it parses).
-      const person = callerOf(request).person;
-      const body = decisionBodySchema.safeParse(request.body);
-      await context.decisions.recordRefusal(
-        { person, identity: `token:${person}` },
-        'rest',
-        { approvalId, approved: body.success && body.data.approved },
-        toGatewayError(error),
-      );
-      throw error;
-    }
-    const { input, allow, ...body } = parseInput(decisionBodySchema, request.body, 'body');
-    const actor = { person: caller.person, identity: `token:${caller.person}` };
-    // Parsed from a JSON body, so JSON by construction.
-    const decision = { approvalId, ...body, ...(input !== undefined && { input: input as DecisionRequest['input'] }) };
-    if (allow) return context.grants.approveAndAllow(actor, decision, allow);
-    return context.decisions.decideOne(actor, decision);
+  // Every refusal before the decisions (no token, a token that may not decide, a limit, a bad body) is audited: who
+  // as far as known, which approval, why (the body is read only for its decision, when it parses).
+  const refusals = auditRefusedRequests(context.decisions, 'rest', (request) => {
+    const params = approvalParamsSchema.safeParse(request.params);
+    const body = decisionBodySchema.safeParse(request.body);
+    return {
+      request: {
+        ...(params.success && { approvalId: params.data.approvalId }),
+        ...(body.success && { approved: body.data.approved }),
+      },
+    };
   });
+  app.post(
+    '/v1/approvals/:approvalId/decision',
+    { onRequest: context.decisionRateLimit, onError: refusals },
+    async (request) => {
+      parseInput(emptyQuerySchema, request.query, 'query');
+      const { approvalId } = parseInput(approvalParamsSchema, request.params, 'params');
+      const caller = requireScope(request, 'approvals:decide');
+      const { input, allow, ...body } = parseInput(decisionBodySchema, request.body, 'body');
+      const actor = { person: caller.person, identity: `token:${caller.person}` };
+      // Parsed from a JSON body, so JSON by construction.
+      const decision = {
+        approvalId,
+        ...body,
+        ...(input !== undefined && { input: input as DecisionRequest['input'] }),
+      };
+      if (allow) return context.grants.approveAndAllow(actor, decision, allow);
+      return context.decisions.decideOne(actor, decision);
+    },
+  );
 }
 
 /**

@@ -219,11 +219,18 @@ const auditEntry: JsonSchema = {
         reason: { type: 'string' },
         approver: { type: 'string' },
         decidedAt: { type: 'string', format: 'date-time' },
-        via: { enum: ['signal', 'update', 'timeout', 'auto-approve', 'policy', 'grant', 'message', 'superseded'] },
+        via: {
+          enum: ['signal', 'update', 'timeout', 'auto-approve', 'policy', 'grant', 'plan', 'message', 'superseded'],
+        },
         grant: {
           type: 'object',
           description: 'The standing grant that approved the call (`via: grant`).',
           properties: { grantId: { type: 'string' }, grantedBy: { type: 'string' } },
+        },
+        plan: {
+          type: 'object',
+          description: 'The approved plan that covered the call (`via: plan`): its approval and who approved it.',
+          properties: { approvalId: { type: 'string' }, approvedBy: { type: 'array', items: { type: 'string' } } },
         },
       },
     },
@@ -527,6 +534,13 @@ export function openApiDocument(): JsonSchema & { paths: Record<string, Record<s
             refusal: {
               type: 'object',
               properties: { code: { type: 'string' }, detail: { type: 'string' } },
+            },
+            from: { type: 'string', description: 'The address a refused request came from.' },
+            coalesced: {
+              type: 'object',
+              description:
+                'Set on a line that stands for several refusals alike in one minute (past the first ten, kept one by one).',
+              properties: { count: { type: 'integer' }, since: { type: 'string', format: 'date-time' } },
             },
             grant: {
               type: 'object',

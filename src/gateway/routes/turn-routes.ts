@@ -4,6 +4,7 @@ import { resolveApproverNames, type PersonDirectory } from '../../identity';
 import type { ApprovalRules } from '../../protocol';
 import { callerOf, requireScope, type Caller } from '../auth/authenticate';
 import { toGatewayError } from '../http/to-gateway-error';
+import { auditRefusedRequests } from '../decisions/refused-request-audit';
 import type { DecisionRequest } from '../decisions/approval-decisions';
 import type { GatewayContext } from '../gateway-context';
 import { GatewayError } from '../http/gateway-error';
@@ -80,37 +81,47 @@ export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext
     return { workflowId, ref, output };
   });
 
-  app.post('/v1/turns/:workflowId/decisions', { onRequest: context.decisionRateLimit }, async (request) => {
-    parseInput(emptyQuerySchema, request.query, 'query');
-    const { workflowId } = parseInput(turnParamsSchema, request.params, 'params');
-    const { responses } = parseInput(batchDecisionBodySchema, request.body, 'body');
-    let caller: Caller;
-    try {
-      caller = requireScope(request, 'approvals:decide');
-    } catch (error) {
-      // Each refused decision is audited, with its cause, as every refused attempt is.
-      const person = callerOf(request).person;
-      await Promise.all(
-        responses.map((response) =>
-          context.decisions.recordRefusal(
-            { person, identity: `token:${person}` },
-            'rest',
-            { approvalId: response.approvalId, approved: response.approved },
-            toGatewayError(error),
-            workflowId,
-          ),
-        ),
-      );
-      throw error;
-    }
-    const decisions = await context.decisions.decideBatch(
-      { person: caller.person, identity: `token:${caller.person}` },
-      workflowId,
-      // Parsed from a JSON body, so any edited input is JSON by construction.
-      responses as DecisionRequest[],
-    );
-    return { decisions };
+  // Refusals before the decisions (no token, a limit, a bad body) are audited; a token that may not decide is audited
+  // below, once per decision it asked for.
+  const refusals = auditRefusedRequests(context.decisions, 'rest', (request) => {
+    const params = turnParamsSchema.safeParse(request.params);
+    return { request: {}, ...(params.success && { workflowId: params.data.workflowId }) };
   });
+  app.post(
+    '/v1/turns/:workflowId/decisions',
+    { onRequest: context.decisionRateLimit, onError: refusals },
+    async (request) => {
+      parseInput(emptyQuerySchema, request.query, 'query');
+      const { workflowId } = parseInput(turnParamsSchema, request.params, 'params');
+      const { responses } = parseInput(batchDecisionBodySchema, request.body, 'body');
+      let caller: Caller;
+      try {
+        caller = requireScope(request, 'approvals:decide');
+      } catch (error) {
+        // Each refused decision is audited, with its cause, as every refused attempt is.
+        const person = callerOf(request).person;
+        await Promise.all(
+          responses.map((response) =>
+            context.decisions.recordRefusal(
+              { person, identity: `token:${person}` },
+              'rest',
+              { approvalId: response.approvalId, approved: response.approved },
+              toGatewayError(error),
+              workflowId,
+            ),
+          ),
+        );
+        throw error;
+      }
+      const decisions = await context.decisions.decideBatch(
+        { person: caller.person, identity: `token:${caller.person}` },
+        workflowId,
+        // Parsed from a JSON body, so any edited input is JSON by construction.
+        responses as DecisionRequest[],
+      );
+      return { decisions };
+    },
+  );
 }
 
 /** A caller's rules with the channel names in its approver and editor lists resolved to person ids. */

@@ -5,6 +5,7 @@ import type { SlackNotifier } from '../../notifications/slack/slack-notifier';
 import type { GatewayExtension } from '../gateway-options';
 import type { GatewayContext } from '../gateway-context';
 import { GatewayError } from '../http/gateway-error';
+import { toGatewayError } from '../http/to-gateway-error';
 import { deliverSlackDecision, type SlackDelivery, type SlackDeliveryRetry } from './deliver-slack-decision';
 import { parseSlackInteraction, type SlackDecisionClick } from './slack-interaction';
 import { verifySlackRequest } from './verify-slack-request';
@@ -91,15 +92,30 @@ export function slackExtension(options: SlackExtensionOptions): GatewayExtension
           });
           if (!verified.ok) {
             request.log.warn({ reason: verified.reason }, 'refused a Slack request that failed verification');
-            throw new GatewayError('unauthorized', 'The request does not carry a valid Slack signature.');
-          }
-          if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(headerOf(request, 'content-type') ?? '')) {
-            throw new GatewayError(
-              'unsupported-media-type',
-              'Slack sends interactions as application/x-www-form-urlencoded.',
+            const problem = new GatewayError('unauthorized', 'The request does not carry a valid Slack signature.');
+            // Nothing of an unverified body is read: kept with its cause (a replay is a stale timestamp) and address.
+            await context.decisions.recordRefusal(
+              { from: request.ip },
+              'slack',
+              {},
+              { kind: problem.kind, detail: `${problem.detail} (${verified.reason})` },
             );
+            throw problem;
           }
-          const interaction = parseSlackInteraction(rawBody);
+          let interaction;
+          try {
+            if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(headerOf(request, 'content-type') ?? '')) {
+              throw new GatewayError(
+                'unsupported-media-type',
+                'Slack sends interactions as application/x-www-form-urlencoded.',
+              );
+            }
+            interaction = parseSlackInteraction(rawBody);
+          } catch (error) {
+            // Signed, but not a click Tollgate can read: who sent it is in what did not parse.
+            await context.decisions.recordRefusal({ from: request.ip }, 'slack', {}, toGatewayError(error));
+            throw error;
+          }
           if (interaction.type === 'click') {
             // Team and app are kept in the log beside the audit line.
             request.log.info(

@@ -71,8 +71,8 @@ export interface ApprovalStatsInput {
 }
 
 // Decided by no person: they are not approvals anybody was asked for.
-// (`grant`: a standing grant let the call through; strings, so that channels added later are named here too.)
-const unasked = new Set<string>(['auto-approve', 'policy', 'grant']);
+// (`grant`, `plan`: a standing grant or an approved plan let the call through; strings, so that channels added later are named here too.)
+const unasked = new Set<string>(['auto-approve', 'policy', 'grant', 'plan']);
 
 /**
  * Counts, per tool and per approver, how approvals went between `since` and `until`: an approval counts once it
@@ -156,10 +156,12 @@ export function aggregateApprovalStats(input: ApprovalStatsInput): ApprovalStats
   let refusedTotal = 0;
   for (const attempt of input.attempts) {
     if (attempt.outcome !== 'refused' || !inWindow(attempt.at)) continue;
-    refusedTotal += 1;
+    // A coalesced line stands for `count` refusals alike (a flood, docs/trust-model.md).
+    const refusals = attempt.coalesced?.count ?? 1;
+    refusedTotal += refusals;
     const code = attempt.refusal?.code ?? 'unknown';
-    byCode[code] = (byCode[code] ?? 0) + 1;
-    approverOf(attempt.approver).refused += 1;
+    byCode[code] = (byCode[code] ?? 0) + refusals;
+    approverOf(attempt.approver).refused += refusals;
   }
 
   return {

@@ -95,8 +95,8 @@ interface AskedCall {
 }
 
 // Decided by no person, or by nobody: they say nothing about what people approve.
-// (`grant`: a standing grant let the call through; strings, so that channels added later are named here too.)
-const notByPeople = new Set<string>(['auto-approve', 'policy', 'superseded', 'grant']);
+// (`grant`, `plan`: a standing grant or an approved plan let the call through; strings, so that channels added later are named here too.)
+const notByPeople = new Set<string>(['auto-approve', 'policy', 'superseded', 'grant', 'plan']);
 const mostPatternsPerTool = 3;
 const mostListValues = 10;
 const longestListValue = 200;

@@ -373,6 +373,34 @@ export class ApprovalBook {
   }
 
   /**
+   * Records the approval of a call an approved plan covered (turn revision 12): the plan's approvers are the
+   * approvers, the reason names the plan's approval, and the entry carries it for every audit that reads it.
+   */
+  decideByPlan(
+    approval: PendingToolApproval,
+    plan: { approvalId: string; approvedBy: string[]; entry: number; of: number },
+    now: Date,
+  ): ToolApprovalAuditEntry {
+    const who = plan.approvedBy.join(', ') || 'an approver';
+    const { outcome: _outcome, ...entry } = this.apply(
+      {
+        approvalId: approval.approvalId,
+        approved: true,
+        ...(plan.approvedBy.length > 0 && { approver: plan.approvedBy.join(', ') }),
+        reason: `Approved by plan ${plan.approvalId} (approved by ${who}), call ${plan.entry} of ${plan.of}.`,
+      },
+      'plan',
+      now,
+    );
+    const recorded: ToolApprovalAuditEntry = {
+      ...entry,
+      plan: { approvalId: plan.approvalId, approvedBy: plan.approvedBy },
+    };
+    this.decided.set(approval.approvalId, recorded);
+    return recorded;
+  }
+
+  /**
    * Records a signal the turn did not act on (a decision or another message a sender wrote), in a size-capped
    * summary; beyond the most recent few only a count is kept.
    */

@@ -180,14 +180,7 @@ function signedGrant(grant: StandingGrant, keys: Record<string, string>): Standi
     grantedByNames: grant.grantedByNames,
   };
   if (!grantSignatureHolds({ ...fields, signature: signed.signature }, keys)) return undefined;
-  const {
-    tools: _tools,
-    mcpServer: _server,
-    constraints: _constraints,
-    planCalls: _plan,
-    planOf: _of,
-    ...rest
-  } = grant;
+  const { tools: _tools, mcpServer: _server, constraints: _constraints, ...rest } = grant;
   // No longer than the signed duration from the moment of signing (give or take the clock skew decisions allow).
   const signedEnd =
     signed.terms.forMs !== undefined

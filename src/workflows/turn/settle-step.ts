@@ -19,6 +19,9 @@ export function openApproval(turn: TurnState, plan: PlannedToolCall): string | u
   }
   const how = plan.kind === 'provider' && plan.autoApproved ? 'auto-approve' : 'ask';
   const pending = turn.approvals.open(plan.call, plan.approval, how);
+  // A call an approved plan of this turn covers is decided at once (turn revision 12).
+  if (how === 'ask' && turn.revision() >= turnRevisions.planApproval)
+    turn.plans.cover(turn.approvals.book, plan, pending, new Date());
   if (how === 'ask' && plan.approval.notices && !turn.approvals.book.decisionOf(pending.approvalId)) {
     const halt = turn.settings?.approvalWait === 'halt';
     turn.notices.announce(
@@ -93,6 +96,12 @@ export async function settle(
       const decision = await turn.approvals.decision(approvalId);
       turn.showDecided();
       if (decision.decision !== 'approved') return result(executionDenied(decision.reason));
+      // An approved plan runs nothing: its calls run as the model makes them (turn revision 12).
+      if (plan.proposal && turn.revision() >= turnRevisions.planApproval) {
+        const part = result(turn.plans.adopt(plan, decision));
+        toolFinished(turn, part);
+        return part;
+      }
     }
     turn.events.note('tool-started', turn.steps, { toolCallId: call.toolCallId, toolName: call.toolName });
   }

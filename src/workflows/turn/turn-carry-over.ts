@@ -1,6 +1,7 @@
 import { workflowInfo } from '@temporalio/workflow';
 import type { ModelMessage, PlannedToolCall, ToolResultPart, TranscriptPointer, TurnSettings } from '../../protocol';
 import type { ClientToolOutputsSnapshot } from '../approvals/client-tool-outputs';
+import type { ApprovedPlanEntry } from './approved-plans';
 import type { TurnApprovalsSnapshot } from '../approvals/turn-approvals';
 import type { TurnEventLogSnapshot } from '../visibility/turn-event-log';
 import type { FollowedNoticeSnapshot } from '../approvals/turn-notices';
@@ -34,6 +35,8 @@ export interface TurnCarryOver {
   settling: SettlingCalls;
   /** How many times the turn has continued as new. */
   continuations: number;
+  /** The entries of the plans approved in this turn (turn revision 12). */
+  plans?: ApprovedPlanEntry[];
 }
 
 /**

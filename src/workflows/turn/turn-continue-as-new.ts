@@ -71,6 +71,7 @@ async function continueTurnAsNew(turn: TurnState, settling: Settling): Promise<n
       ),
     },
     continuations: turn.continuations + 1,
+    ...(turn.plans.snapshot().length > 0 && { plans: turn.plans.snapshot() }),
   };
   return continueAsNew<(input: AgentTurnInput, carried?: TurnCarryOver) => Promise<AgentTurnResult>>(
     turn.input,
@@ -90,6 +91,7 @@ export function takeUp(turn: TurnState, carried: TurnCarryOver): SettlingCalls {
   turn.events.restore(carried.events);
   turn.approvals.restore(carried.approvals);
   turn.outputs.restore(carried.outputs);
+  if (carried.plans) turn.plans.restore(carried.plans);
   for (const notice of carried.notices) {
     const { approvalId } = notice.approval;
     turn.notices.resume(notice, () => turn.approvals.book.decisionOf(approvalId));

@@ -14,6 +14,7 @@ import type {
 } from '../../protocol';
 import { turnRevisions } from '../../protocol/turn-plan';
 import { ClientToolOutputs } from '../approvals/client-tool-outputs';
+import { ApprovedPlans } from './approved-plans';
 import type { SettlingCalls } from './turn-carry-over';
 import { TurnApprovals } from '../approvals/turn-approvals';
 import { TurnEventLog } from '../visibility/turn-event-log';
@@ -51,6 +52,8 @@ export class TurnState {
     () => this.revision() >= turnRevisions.standingGrants,
   );
   readonly outputs = new ClientToolOutputs();
+  /** The plans approved in this turn (turn revision 12). */
+  readonly plans = new ApprovedPlans();
   readonly visibility = new TurnVisibility(this.workflowId, workflowInfo().parent?.workflowId, {
     picture: () => ({
       pending: this.waiting(this.approvals.book.pending()),

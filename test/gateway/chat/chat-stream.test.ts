@@ -6,6 +6,7 @@ import {
   type UIMessage,
 } from 'ai';
 import { uniqueMarker } from '../../support/test-environment';
+import { auditSince } from '../gateway-fixture';
 import { allowedOrigin, eventually, NodeChat, startChatStack, type ChatStack } from './chat-fixture';
 
 const sendAutomaticallyWhen = (options: { messages: UIMessage[] }) =>
@@ -188,12 +189,73 @@ describe('POST /api/chat', () => {
     const state = await stack.tollgate.state(message.id);
     expect(state.pending).toHaveLength(1);
     expect(state.audit).toEqual([]);
+    const audit = await stack.gateway.call('GET', '/v1/audit?approvalId=Zm9yZ2Vk.000000000000', { as: 'auditor' });
+    expect(audit.body.attempts).toEqual([
+      expect.objectContaining({
+        channel: 'chat',
+        approver: 'ana',
+        workflowId: message.id,
+        outcome: 'refused',
+        refusal: expect.objectContaining({ code: 'unknown-approval' }),
+      }),
+    ]);
 
     // A message of another chat (or one made up) is no turn of this chat.
     const elsewhere = await stack.gateway.call('POST', '/api/chat', {
       body: { id: chat.id, messages: [{ ...message, id: 'chat:bob:other/turn-1' }], trigger: 'submit-message' },
     });
     expect(elsewhere.status).toBe(400);
+  });
+
+  it('keeps refused chat decisions in GET /v1/audit with their cause: no token, a token that may not decide, a foreign page', async () => {
+    const marker = uniqueMarker();
+    stack.model.scriptFor(marker, { toolCalls: [{ name: 'deleteFile', arguments: { path: 'kept.txt' } }] });
+    const chat = new NodeChat(stack.gateway, { id: `refused-${marker.slice(6, 14)}`, as: 'robot' });
+    await chat.sendMessage({ text: `${marker} delete kept.txt` });
+    const message = structuredClone(chat.latestMessage() as UIMessage);
+    const part = message.parts.find((candidate) => 'toolCallId' in candidate) as Record<string, unknown>;
+    const approvalId = (part.approval as { id: string }).id;
+    part.state = 'approval-responded';
+    part.approval = { id: approvalId, approved: true };
+    const body = { id: chat.id, messages: [...chat.messages.slice(0, -1), message], trigger: 'submit-message' };
+    const since = new Date();
+
+    expect((await stack.gateway.call('POST', '/api/chat', { token: null, body })).status).toBe(401);
+    expect((await stack.gateway.call('POST', '/api/chat', { as: 'robot', body })).status).toBe(403);
+    const foreign = await stack.gateway.call('POST', '/api/chat', {
+      as: 'robot',
+      body,
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(foreign.status).toBe(403);
+
+    const attempts = await auditSince(stack.gateway, since, (found) => found.length >= 3);
+    expect(attempts).toEqual([
+      expect.objectContaining({
+        channel: 'chat',
+        approver: '(unauthenticated)',
+        approvalId: '(unknown)',
+        outcome: 'refused',
+        refusal: expect.objectContaining({ code: 'unauthorized' }),
+      }),
+      expect.objectContaining({
+        channel: 'chat',
+        approver: 'robot',
+        identity: 'token:robot',
+        approvalId,
+        workflowId: message.id,
+        approved: true,
+        outcome: 'refused',
+        refusal: { code: 'forbidden', detail: 'This token lacks the scope approvals:decide.' },
+      }),
+      expect.objectContaining({
+        channel: 'chat',
+        approver: '(unauthenticated)',
+        refusal: { code: 'forbidden', detail: 'This origin may not call the chat API.' },
+      }),
+    ]);
+    expect(await stack.tollgate.pending({ workflowId: message.id })).toHaveLength(1);
+    await stack.tollgate.turn(message.id).cancel();
   });
 
   it('two tabs decide the same approval: the first wins and the second sees the outcome', async () => {

@@ -12,7 +12,7 @@ import {
   waitForPending,
 } from '../../support/test-environment';
 import { createTestTools } from '../../support/test-tools';
-import { startGateway, type RunningGateway } from '../gateway-fixture';
+import { auditSince, startGateway, type RunningGateway } from '../gateway-fixture';
 import { decisionLink, expectPageHeaders, openLink, submitForm, testLinkSecret } from './email-link-visits';
 
 const oldSecret = 'old-link-secret-fedcba9876543210fedcba9876';
@@ -144,6 +144,46 @@ describe('email decision links', () => {
     expect((await openLink(`${gateway.url}/email/decisions/${'a'.repeat(6000)}`)).status).toBe(400);
     await expectUndecided(turn);
     expect(gateway.audit.list({ approvalId: turn.approvalId })).toEqual([]);
+  });
+
+  it('keeps every refused form POST in GET /v1/audit with its cause, and the approval still waits', async () => {
+    const since = new Date();
+    const turn = await waitingTurn('deleteFile', { path: 'notes.txt' }, { approvalRules: { approvers: ['bob'] } });
+    const link = turn.link('approve');
+    expect((await submitForm(flipOneCharacter(link, 10))).status).toBe(401);
+    expect((await submitForm(turn.link('approve', { expiresAt: new Date(Date.now() - 1000) }))).status).toBe(410);
+    expect((await submitForm(link, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    // ana's link, but the approval names bob alone: the wrong person.
+    expect((await submitForm(link)).status).toBe(403);
+
+    const attempts = await auditSince(gateway, since, (found) => found.length >= 4);
+    const unverified = { channel: 'email', approver: '(unauthenticated)', approvalId: '(unknown)', outcome: 'refused' };
+    expect(attempts).toEqual([
+      expect.objectContaining({
+        ...unverified,
+        from: expect.any(String),
+        refusal: { code: 'link-signature', detail: expect.stringContaining('signature') },
+      }),
+      expect.objectContaining({ ...unverified, refusal: { code: 'link-expired', detail: expect.any(String) } }),
+      expect.objectContaining({
+        channel: 'email',
+        approver: 'email:ana@example.com',
+        approvalId: turn.approvalId,
+        workflowId: turn.handle.workflowId,
+        outcome: 'refused',
+        refusal: { code: 'forbidden', detail: expect.stringContaining('another site') },
+      }),
+      expect.objectContaining({
+        channel: 'email',
+        approver: 'email:ana@example.com',
+        approvalId: turn.approvalId,
+        outcome: 'refused',
+        refusal: expect.objectContaining({ code: 'forbidden' }),
+      }),
+    ]);
+    // The link is a credential: never in the audit.
+    expect(JSON.stringify(attempts)).not.toContain(link.split('/').at(-1));
+    await expectUndecided(turn);
   });
 
   it('refuses an expired link with a page that says it expired', async () => {

@@ -1,6 +1,6 @@
 import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../../support/test-environment';
 import { createTestTools } from '../../support/test-tools';
-import { expectProblem, startGateway, type RunningGateway } from '../gateway-fixture';
+import { auditSince, expectProblem, startGateway, type RunningGateway } from '../gateway-fixture';
 
 const { tools, runs } = createTestTools();
 let environment: TestEnvironment;
@@ -190,6 +190,77 @@ describe('standing grants over REST', () => {
         ['eve', expect.stringMatching(/may not decide calls of deploy/)],
       ]),
     );
+  });
+
+  it('keeps grants and revocations refused before the ledger in GET /v1/audit, with who, which grant and why', async () => {
+    const since = new Date();
+    const body = { tools: ['deleteFile'], scope: { type: 'everyone' }, uses: 1 };
+    expectProblem(await gateway.call('POST', '/v1/grants', { token: null, body }), 401, 'unauthorized');
+    expectProblem(await gateway.call('POST', '/v1/grants', { as: 'reader', body }), 403, 'forbidden');
+    expectProblem(await gateway.call('POST', '/v1/grants', { as: 'ana', body: '{"tools": ' }), 400, 'malformed-json');
+    expectProblem(await gateway.call('DELETE', '/v1/grants/grant-0123abcd', { as: 'reader' }), 403, 'forbidden');
+    expectProblem(
+      await gateway.call('DELETE', '/v1/grants/grant-0123abcd', { token: 'not-a-token' }),
+      401,
+      'unauthorized',
+    );
+
+    const attempts = (await auditSince(gateway, since)).filter((attempt) => attempt.grant !== undefined);
+    expect(attempts).toEqual([
+      expect.objectContaining({
+        approver: '(unauthenticated)',
+        channel: 'rest',
+        outcome: 'refused',
+        from: expect.any(String),
+        grant: { action: 'grant' },
+        refusal: expect.objectContaining({ code: 'unauthorized' }),
+      }),
+      expect.objectContaining({
+        approver: 'reader',
+        identity: 'token:reader',
+        grant: { action: 'grant' },
+        refusal: { code: 'forbidden', detail: 'This token lacks the scope approvals:decide.' },
+      }),
+      expect.objectContaining({ approver: 'ana', refusal: expect.objectContaining({ code: 'malformed-json' }) }),
+      expect.objectContaining({
+        approver: 'reader',
+        approvalId: 'grant:grant-0123abcd',
+        approved: false,
+        grant: { action: 'revoke', grantId: 'grant-0123abcd' },
+        refusal: expect.objectContaining({ code: 'forbidden' }),
+      }),
+      expect.objectContaining({
+        approver: '(unauthenticated)',
+        approvalId: 'grant:grant-0123abcd',
+        grant: { action: 'revoke', grantId: 'grant-0123abcd' },
+        refusal: expect.objectContaining({ code: 'unauthorized' }),
+      }),
+    ]);
+    // The token tried is never kept.
+    expect(JSON.stringify(attempts)).not.toContain('not-a-token');
+    const grants = (await gateway.call('GET', '/v1/grants')).body.grants as Array<{ revokedAt?: string }>;
+    expect(grants.filter((grant) => grant.revokedAt === undefined)).toEqual([]);
+  });
+
+  it('keeps a flood of unauthenticated decisions to ten lines a minute, the rest counted, and decides nothing', async () => {
+    const { workflowId, firstAsk } = await bobDeletes(['flood.txt']);
+    const since = new Date();
+    const path = `/v1/approvals/${encodeURIComponent(firstAsk)}/decision`;
+    for (let index = 0; index < 40; index++) {
+      expectProblem(await gateway.call('POST', path, { token: null, body: { approved: true } }), 401, 'unauthorized');
+    }
+    const attempts = (await auditSince(gateway, since)).filter((attempt) => attempt.refusal?.code === 'unauthorized');
+    expect(attempts.length).toBeLessThanOrEqual(10);
+    expect(attempts[0]).toEqual(
+      expect.objectContaining({
+        approver: '(unauthenticated)',
+        channel: 'rest',
+        approvalId: firstAsk,
+        outcome: 'refused',
+      }),
+    );
+    expect(await nextAsk(workflowId)).toBe(firstAsk);
+    await gateway.call('POST', path, { as: 'ana', body: { approved: false } });
   });
 
   it('describes the grant routes in the OpenAPI document', async () => {

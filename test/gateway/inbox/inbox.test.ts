@@ -8,6 +8,7 @@ import {
   type TestEnvironment,
 } from '../../support/test-environment';
 import { createTestTools } from '../../support/test-tools';
+import { testTokens } from '../gateway-fixture';
 import { sessionCookieOf, sharedUsedTokens, startInboxGateway, type InboxGateway } from './inbox-fixture';
 
 const { tools, runs } = createTestTools();
@@ -220,6 +221,76 @@ describe('the approver inbox', () => {
     ]);
     await forBob.handle.cancel();
     await own.handle.cancel();
+  });
+
+  it('keeps every refused inbox decision in GET /v1/audit with its cause: not signed in, not allowed, a bad request', async () => {
+    const turn = await waitingTurn({ approvers: ['bob'] });
+    const path = `/inbox/approvals/${encodeURIComponent(turn.approvalId)}/decision`;
+    expect((await first.request('POST', path, { json: { approved: true } })).status).toBe(401);
+    const forged = await first.request('POST', path, {
+      cookie: 'tollgate_inbox=eyJwZXJzb24iOiJhbmEifQ.AAAA',
+      json: { approved: true },
+    });
+    expect(forged.status).toBe(401);
+    // The trusted proxy names someone whose tokens decide nothing.
+    const notAllowed = await first.request('POST', path, {
+      forwardedEmail: 'auditor@example.com',
+      json: { approved: true },
+    });
+    expect(notAllowed.status).toBe(403);
+    const unreadable = await first.request('POST', path, {
+      forwardedEmail: 'ana@example.com',
+      json: { approved: 'yes' },
+    });
+    expect(unreadable.status).toBe(400);
+    const crossSite = await first.request('POST', path, {
+      forwardedEmail: 'ana@example.com',
+      json: { approved: false },
+      headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    });
+    expect(crossSite.status).toBe(403);
+
+    const audit = await first.request('GET', `/v1/audit?approvalId=${encodeURIComponent(turn.approvalId)}`, {
+      headers: { authorization: `Bearer ${testTokens.auditor}` },
+    });
+    expect(audit.status).toBe(200);
+    const refused = { channel: 'inbox', approvalId: turn.approvalId, outcome: 'refused' };
+    expect(audit.body.attempts).toEqual([
+      expect.objectContaining({
+        ...refused,
+        approver: '(unauthenticated)',
+        from: expect.any(String),
+        refusal: { code: 'unauthorized', detail: expect.stringContaining('Sign in') },
+      }),
+      expect.objectContaining({
+        ...refused,
+        approver: '(unauthenticated)',
+        refusal: expect.objectContaining({ code: 'unauthorized' }),
+      }),
+      expect.objectContaining({
+        ...refused,
+        approver: 'inbox:proxy:auditor@example.com',
+        refusal: expect.objectContaining({ code: 'forbidden' }),
+      }),
+      expect.objectContaining({
+        ...refused,
+        approver: 'ana',
+        refusal: expect.objectContaining({ code: 'invalid-request' }),
+      }),
+      expect.objectContaining({
+        ...refused,
+        approver: 'ana',
+        approved: false,
+        refusal: { code: 'forbidden', detail: expect.stringContaining('another site') },
+      }),
+    ]);
+    // The session cookie is a credential: never in the audit.
+    expect(audit.text).not.toContain('eyJwZXJzb24iOiJhbmEifQ');
+    expect(
+      await turn.handle.query((await import('../../../src/workflows/definitions')).pendingToolApprovalsQuery),
+    ).toHaveLength(1);
+    expect(turn.toolRuns()).toHaveLength(0);
+    await turn.handle.cancel();
   });
 
   it('approves with edited arguments for an editor: the tool runs with them, the audit shows both', async () => {

@@ -12,7 +12,7 @@ import {
   waitForPending,
 } from '../../support/test-environment';
 import { createTestTools } from '../../support/test-tools';
-import { expectProblem, startGateway, type RunningGateway } from '../gateway-fixture';
+import { auditSince, expectProblem, startGateway, type RunningGateway } from '../gateway-fixture';
 import { click, clickPayload, formBodyOf, postToSlack, testSigningSecret } from './slack-clicks';
 
 const oldSecret = 'old-signing-secret-fedcba9876543210';
@@ -92,6 +92,47 @@ describe('Slack interactivity', () => {
     expect(await auditOf(turn.approvalId, 1)).toEqual([
       expect.objectContaining({ approver: 'slack:U123', channel: 'slack', approved: true, outcome: 'recorded' }),
     ]);
+  });
+
+  it('keeps every refused Slack request in GET /v1/audit with its cause, and the approval still waits', async () => {
+    const since = new Date();
+    const turn = await waitingTurn({ approvalRules: { approvers: ['slack:U456'] } });
+    const body = formBodyOf(clickPayload(turn.approvalId));
+    const forged = await postToSlack(gateway, body, { secret: 'forged-secret' });
+    expectProblem(forged, 401, 'unauthorized');
+    // A payload Slack signed six minutes ago, sent again: a replay.
+    expectProblem(await postToSlack(gateway, body, { at: Math.floor(Date.now() / 1000) - 360 }), 401, 'unauthorized');
+    expectProblem(await click(gateway, turn.approvalId, { actionId: 'tollgate_approve_all' }), 400, 'invalid-request');
+    expect((await click(gateway, turn.approvalId, { user: 'U999' })).status).toBe(200);
+
+    const attempts = await auditSince(gateway, since, (found) => found.some((a) => a.approver === 'slack:U999'));
+    const unverified = { channel: 'slack', approver: '(unauthenticated)', approvalId: '(unknown)', outcome: 'refused' };
+    expect(attempts).toEqual([
+      expect.objectContaining({
+        ...unverified,
+        from: expect.any(String),
+        refusal: { code: 'unauthorized', detail: expect.stringContaining('the signature does not match') },
+      }),
+      expect.objectContaining({
+        ...unverified,
+        refusal: { code: 'unauthorized', detail: expect.stringContaining('more than 300 s from now') },
+      }),
+      expect.objectContaining({
+        ...unverified,
+        refusal: { code: 'invalid-request', detail: expect.stringContaining('payload.actions.0.action_id') },
+      }),
+      expect.objectContaining({
+        channel: 'slack',
+        approver: 'slack:U999',
+        approvalId: turn.approvalId,
+        outcome: 'refused',
+        refusal: expect.objectContaining({ code: 'forbidden', detail: expect.stringContaining('slack:U999') }),
+      }),
+    ]);
+    // Nothing of the signature or the secret is kept.
+    expect(JSON.stringify(attempts)).not.toMatch(/v0=|forged-secret|signing-secret/);
+    expect(await turn.handle.query(pendingToolApprovalsQuery)).toHaveLength(1);
+    expect(turn.toolRuns()).toHaveLength(0);
   });
 
   it('denies on the Deny button, and the tool never runs', async () => {

@@ -86,6 +86,22 @@ describe('aggregateApprovalStats', () => {
     expect(stats.turnsRead).toBe(2);
   });
 
+  it('counts a coalesced line of a flood as the refusals it stands for', () => {
+    const stats = aggregateApprovalStats({
+      ...base,
+      attempts: [
+        refusal('(unauthenticated)', 'unauthorized'),
+        {
+          ...refusal('(unauthenticated)', 'unauthorized'),
+          coalesced: { count: 41, since: '2026-03-03T00:00:00.000Z' },
+        },
+      ],
+      turns: [],
+    });
+    expect(stats.refused).toEqual({ total: 42, byCode: { unauthorized: 42 } });
+    expect(stats.approvers).toEqual([expect.objectContaining({ approver: '(unauthenticated)', refused: 42 })]);
+  });
+
   it("counts approvers by the decisions they made, a quorum's voters each, and their refused attempts", () => {
     const quorum = decided('deploy', 'approved', 60, {
       approver: 'bob',

@@ -94,6 +94,28 @@ if (networkWorks) {
       });
     });
 
+    it("has no IPv6 way out: no IPv6 route but its own link-local, and neither ::1 nor the machine's IPv6 addresses answer", async () => {
+      // slirp4netns runs without --enable-ipv6: the namespace gets no IPv6 address or route beyond the kernel's own.
+      const ipv6 = fs.existsSync('/proc/net/if_inet6');
+      await withServer(ipv6 ? '::' : '0.0.0.0', async (port, connections) => {
+        const addresses = ipv6 ? ['::1', ...machineIpv6Addresses()] : [];
+        const result = await run(
+          [
+            'ip -6 route show',
+            'ip -6 route get 2001:4860:4860::8888 2>&1 || true',
+            ...addresses.map((address) => connectTo(address, port)),
+          ].join('; '),
+        );
+        const lines = result.stdout.trim().split('\n');
+        const routes = lines.filter((line) => !/^(reached|refused) /.test(line) && !/unreachable/i.test(line));
+        for (const route of routes) expect(route).toMatch(/^fe80::\/64 dev tap0 /);
+        expect(result.stdout).toMatch(/Network is unreachable/);
+        expect(result.stdout).not.toContain('reached');
+        expect(lines.filter((line) => line.startsWith('refused '))).toHaveLength(addresses.length);
+        expect(connections()).toBe(0);
+      });
+    });
+
     it('keeps its own loopback for servers it starts, and cannot change its routes', async () => {
       const result = await run(
         '(python3 -m http.server 8123 --bind 127.0.0.1 >/dev/null 2>&1 &); for i in $(seq 50); do ' +
@@ -132,6 +154,14 @@ if (networkWorks) {
 }
 
 /** A TCP server for the duration of `use`, counting the connections it gets. */
+/** This machine's IPv6 addresses that a socket can name without a zone (link-local ones need the host's interface). */
+function machineIpv6Addresses(): string[] {
+  return Object.values(os.networkInterfaces())
+    .flatMap((entries) => entries ?? [])
+    .filter((entry) => entry.family === 'IPv6' && !entry.internal && !entry.address.toLowerCase().startsWith('fe80'))
+    .map((entry) => entry.address);
+}
+
 async function withServer(
   host: string,
   use: (port: number, connections: () => number) => Promise<void>,
