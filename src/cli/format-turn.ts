@@ -1,3 +1,4 @@
+import { toolOnPath } from '../protocol/tool-on-path';
 import { neutraliseText } from '../gateway/decisions/neutralise-text';
 import type { ModelMessage, PendingToolApproval, ToolApprovalAuditEntry, ToolResultOutput } from '../protocol';
 import { commandName } from './command-name';
@@ -66,7 +67,7 @@ export function formatMessage(message: ModelMessage, options: FormatMessageOptio
 /** Lines that show one pending approval and how to decide it. */
 export function formatPending(approval: PendingToolApproval & { workflowId?: string }): string[] {
   return [
-    `⏸ ${clip(approval.toolName)} ${clip(JSON.stringify(approval.input) ?? '')}`,
+    `⏸ ${clip(toolOnPath(approval))} ${clip(JSON.stringify(approval.input) ?? '')}`,
     `    approvalId ${clip(approval.approvalId)}${approval.workflowId ? `  (turn ${clip(approval.workflowId)})` : ''}`,
     `    requested ${approval.requestedAt}${approval.expiresAt ? `, expires ${approval.expiresAt}` : ''}`,
     `    decide:  ${commandName()} approve ${approval.approvalId}   |   ${commandName()} deny ${approval.approvalId} --reason "..."`,

@@ -27,6 +27,7 @@ export {
   type ApprovalRules,
   type NotificationTarget,
 } from './approval-rules';
+export { toolOnPath } from './tool-on-path';
 export { collectToolApprovals, type CollectedApproval, type CollectedToolApprovals } from './collect-tool-approvals';
 export { formatApprovalId, workflowIdOfApproval } from './approval-id';
 export { providerOptionsSchema } from './provider-options';
@@ -125,6 +126,7 @@ export {
   isPathUnder,
   normalisePath,
   conversationIdOf,
+  topTurnIdOf,
   constraintHolds,
   constraintSchemaProblem,
   grantCoverProblem,

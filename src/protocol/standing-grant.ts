@@ -130,6 +130,15 @@ export function conversationIdOf(workflowId: string): string {
   return match?.[1] ? match[1] : workflowId;
 }
 
+/**
+ * The top turn of a sub-agent's turn (`<turn id>/reader-1/editor-1`, `depth` 2 → `<turn id>`): a grant that covers the
+ * conversation covers its sub-agents. `depth` is the length of the turn's sub-agent path (0 for a top turn).
+ */
+export function topTurnIdOf(workflowId: string, depth = 0): string {
+  const segments = workflowId.split('/');
+  return depth > 0 && segments.length > depth ? segments.slice(0, -depth).join('/') : workflowId;
+}
+
 /** Whether `toolName` is one of the tools a grant names. */
 export function grantNamesTool(grant: Pick<GrantTerms, 'tools' | 'mcpServer'>, toolName: string): boolean {
   if (grant.tools?.includes(toolName)) return true;

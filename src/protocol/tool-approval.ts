@@ -60,6 +60,12 @@ export interface PendingToolApproval {
   quorum?: number;
   /** Approvals collected so far towards the quorum. */
   votes?: Array<{ approver: string; decidedAt: string }>;
+  /**
+   * The sub-agents from the top turn down to the one whose call this is (`['researcher']` reads "researcher →
+   * writeFile"), from turn revision 14; absent for the top turn's own calls. A parent turn lists its sub-agents'
+   * approvals with theirs; a decision by `approvalId` reaches the sub-agent that waits (docs/sub-agents.md).
+   */
+  path?: string[];
 }
 
 /**

@@ -227,7 +227,16 @@ export const turnRevisions = {
    * once in that turn without asking (docs/asking-less.md). @since 2026-11-27
    */
   planApproval: 12,
-  current: 12,
+  /**
+   * a turn shows what its sub-agents wait for as its own, and superseding it supersedes them
+   *
+   * A child's `turnPendingApprovals` signal is taken: the parent's pending list, details, search attributes and its
+   * own parent's list show the child's calls with their path ("reader → writeFile"); a decision signalled to the
+   * parent for a child's approval is passed on to the child; a superseded turn supersedes its running sub-agents and
+   * starts none. Sub-agent counts are carried when the turn continues as new (docs/sub-agents.md). @since 2026-11-27
+   */
+  subAgentApprovalsShown: 14,
+  current: 14,
 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */

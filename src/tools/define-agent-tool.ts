@@ -12,6 +12,11 @@ export interface AgentToolDefinition {
   instructions: string;
   /** The tools the sub-agent may call (agent tools among them); the worker registers them with this tool. */
   tools: readonly Tool[];
+  /**
+   * MCP servers (by their names in the worker's `mcpServers`) whose every tool the sub-agent may call too
+   * (`fs__read_file`, ...): the worker learns them when it connects, so they are named here rather than listed.
+   */
+  mcpServers?: readonly string[];
   /** The sub-agent's model settings; the calling turn's when absent. */
   model?: ModelSettings;
   /** The sub-agent's most model calls (default 10), within what the tree of agents has left. */
@@ -43,6 +48,13 @@ export function defineAgentTool(definition: AgentToolDefinition): Tool {
     throw new TypeError(`Agent tool "${definition.name}" needs instructions (its system message).`);
   }
   if (!Array.isArray(definition.tools)) throw new TypeError(`Agent tool "${definition.name}" needs a list of tools.`);
+  const servers = definition.mcpServers ?? [];
+  if (
+    !Array.isArray(servers) ||
+    !servers.every((server) => typeof server === 'string' && /^[a-zA-Z0-9_-]{1,64}$/.test(server))
+  ) {
+    throw new TypeError(`Agent tool "${definition.name}": mcpServers must be a list of MCP server names.`);
+  }
   const model = definition.model === undefined ? undefined : modelSettingsSchema.parse(definition.model);
   if (definition.maxSteps !== undefined && !(Number.isInteger(definition.maxSteps) && definition.maxSteps >= 1)) {
     throw new TypeError(`Agent tool "${definition.name}": maxSteps must be a whole number of at least 1.`);
@@ -62,6 +74,7 @@ export function defineAgentTool(definition: AgentToolDefinition): Tool {
     agent: {
       instructions: definition.instructions,
       tools: [...definition.tools],
+      ...(servers.length > 0 && { mcpServers: [...servers] }),
       ...(model && { model }),
       ...(definition.maxSteps !== undefined && { maxSteps: definition.maxSteps }),
     },

@@ -78,6 +78,8 @@ export interface Tool {
   agent?: {
     instructions: string;
     tools: Tool[];
+    /** MCP servers whose tools the sub-agent may call too (`<server>__<tool>` in the worker's registry). */
+    mcpServers?: string[];
     model?: { model?: string; temperature?: number; maxOutputTokens?: number };
     maxSteps?: number;
   };

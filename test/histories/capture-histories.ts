@@ -24,7 +24,7 @@ import { FileContentStore } from '../../src/store/file-content-store';
 import { createTollgateWorker, tollgateWorkflowBundleOptions } from '../../src/worker';
 import { testApprovalSecret } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
-import { historyScenarios, RecordingNotifier, type HistoryScenario } from './history-scenarios';
+import { captureReader, historyScenarios, RecordingNotifier, type HistoryScenario } from './history-scenarios';
 
 /** The file a workflow's history is kept in. */
 function historyFile(workflowId: string): string {
@@ -62,12 +62,13 @@ async function main(): Promise<void> {
       // A worker per scenario, on a task queue of its own, with the operator's rules the path needs.
       const taskQueue = `capture-${scenario.name}`;
       const notifier = new RecordingNotifier();
+      const tools = createTestTools().tools;
       const worker = await createTollgateWorker({
         // Decisions in these tests are unsigned unless a test's policy trusts keys: said explicitly, as an operator must.
         acceptUnsignedDecisions: true,
         connection: nativeConnection,
         taskQueue,
-        tools: createTestTools().tools,
+        tools: scenario.worker?.withAgents ? [...tools, captureReader(tools)] : tools,
         ...(scenario.worker?.onToolApproval === 'deny-deploy' && {
           onToolApproval: ({ toolName }) =>
             toolName === 'deploy' ? { decision: 'deny', reason: 'policy says no' } : 'ask',

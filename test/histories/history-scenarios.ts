@@ -1,5 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { GrantLedgerClient, type TollgateClient } from '../../src/client';
+import { defineAgentTool, type Tool } from '../../src/tools';
 import type { ModelServer } from '../../src/dev/model-server';
 import type { ApprovalNotifier, NotificationReceipt } from '../../src/notifications/notification-types';
 import type { OperatorPolicy } from '../../src/policy';
@@ -11,7 +12,7 @@ import {
   type ToolApprovalDecision,
   type ToolApprovalRequestPart,
 } from '../../src/protocol';
-import { pendingToolApprovalsQuery, toolApprovalResponseSignal } from '../../src/workflows/definitions';
+import { pendingToolApprovalsQuery, supersedeTurnSignal, toolApprovalResponseSignal } from '../../src/workflows/definitions';
 import { waitFor, waitForPending } from '../support/test-environment';
 
 /** What a scenario drives its workflows with: a worker of its own is running for it. */
@@ -30,7 +31,7 @@ export interface HistoryScenario {
   /** Workflow ids it saves (the file names); it is skipped when all of their files exist. */
   saves: string[];
   /** The worker's operator policy and turn-policy callback for this path. */
-  worker?: { policy?: OperatorPolicy; onToolApproval?: 'deny-deploy'; planApproval?: boolean };
+  worker?: { policy?: OperatorPolicy; onToolApproval?: 'deny-deploy'; planApproval?: boolean; withAgents?: true };
   run(context: CaptureContext): Promise<void>;
 }
 
@@ -758,6 +759,87 @@ const withoutMarker: HistoryScenario[] = [
   },
 ];
 
+/** The agent tool the sub-agent scenarios' workers also have: a reader that may look things up and delete files. */
+export function captureReader(tools: readonly Tool[]): Tool {
+  return defineAgentTool({
+    name: 'reader',
+    description: 'Reads and tidies.',
+    instructions: 'You read and tidy files.',
+    tools: tools.filter((tool) => tool.name === 'lookup' || tool.name === 'deleteFile'),
+    maxSteps: 3,
+  });
+}
+
+/** Starts turn `<name>` whose model hands a task to the reader, whose own call of `deleteFile` waits. */
+async function parentOfWaitingReader(context: CaptureContext, name: string) {
+  context.model.scriptFor(
+    marker(name),
+    { toolCalls: [{ id: `${name}-reader`, name: 'reader', arguments: { task: `${marker(`${name}-child`)} tidy` } }] },
+    { text: `${name} finished` },
+  );
+  context.model.scriptFor(
+    marker(`${name}-child`),
+    { toolCalls: [{ id: `${name}-delete`, name: 'deleteFile', arguments: { path: `${name}.txt` } }] },
+    { text: `${name} tidied` },
+  );
+  const handle = await context.tollgate.startTurn(
+    { messages: [{ role: 'user', content: `${marker(name)} go` }], tools: ['reader'], requester: 'carol' },
+    { workflowId: name },
+  );
+  const child = context.tollgate.turn(`${name}/reader-1`);
+  const [approval] = (await waitFor(
+    () => waitForPending(child, 1).catch(() => []),
+    (list) => list.length === 1,
+  )) as [PendingToolApproval];
+  return { handle, approval };
+}
+
+/** A parent turn waiting while its sub-agent waits: before revision 14 and since. */
+const subAgents: HistoryScenario[] = [
+  {
+    // Revision 11: the sub-agent waits alone; its signals to its parent stay unread there. Captured before 14.
+    name: 'revision-11',
+    saves: ['revision-11', 'revision-11/reader-1'],
+    worker: { withAgents: true },
+    async run(context) {
+      const { handle, approval } = await parentOfWaitingReader(context, 'revision-11');
+      await context.tollgate.decide(approval.approvalId, { approved: true, approver: 'ana' });
+      await handle.result();
+      await context.save(handle.workflowId);
+      await context.save(`${handle.workflowId}/reader-1`);
+    },
+  },
+  {
+    // Revision 14: the parent shows the sub-agent's call (search attributes included) and passes on the decision
+    // signalled to it.
+    name: 'revision-14',
+    saves: ['revision-14', 'revision-14/reader-1'],
+    worker: { withAgents: true },
+    async run(context) {
+      const { handle, approval } = await parentOfWaitingReader(context, 'revision-14');
+      await waitForPending(handle, 1);
+      await handle.signal(toolApprovalResponseSignal, { approvalId: approval.approvalId, approved: true, approver: 'ana' });
+      await handle.result();
+      await context.save(handle.workflowId);
+      await context.save(`${handle.workflowId}/reader-1`);
+    },
+  },
+  {
+    // Revision 14: the parent superseded while its sub-agent waits supersedes it; the sub-agent denies and ends.
+    name: 'revision-14-superseded',
+    saves: ['revision-14-superseded', 'revision-14-superseded/reader-1'],
+    worker: { withAgents: true },
+    async run(context) {
+      const { handle } = await parentOfWaitingReader(context, 'revision-14-superseded');
+      await waitForPending(handle, 1);
+      await handle.signal(supersedeTurnSignal, { reason: 'a newer message' });
+      await handle.result();
+      await context.save(handle.workflowId);
+      await context.save(`${handle.workflowId}/reader-1`);
+    },
+  },
+];
+
 /** Every path, in capture order. */
 export const historyScenarios: HistoryScenario[] = [
   ...plainTurns,
@@ -765,4 +847,5 @@ export const historyScenarios: HistoryScenario[] = [
   ...callerTurns,
   ...conversations,
   ...withoutMarker,
+  ...subAgents,
 ];

@@ -100,6 +100,13 @@ describe('committed workflow histories', () => {
         'tollgate-grants/capture-revision-10',
         // Revision 12: an approved plan; the two calls it covers run unasked, a repeat asks.
         'revision-12',
+        // Revision 11: a parent turn waiting on a sub-agent that waits; revision 14: the parent shows and passes on.
+        'revision-11',
+        'revision-11/reader-1',
+        'revision-14',
+        'revision-14/reader-1',
+        'revision-14-superseded',
+        'revision-14-superseded/reader-1',
       ]),
     );
   });
@@ -172,6 +179,35 @@ describe('committed workflow histories', () => {
       'decision',
       'runToolThenModelStep',
     ]);
+  });
+
+  it("hold a parent waiting on its sub-agent's approval: unread before revision 14, shown and passed on since", () => {
+    const kinds = (workflowId: string) =>
+      (histories.find((entry) => entry.workflowId === workflowId)?.history.events as Array<{ eventType: string }>)
+        .map((event) => event.eventType.replace('EVENT_TYPE_', ''))
+        .filter((type) => /SIGNAL|CHILD|UPSERT/.test(type));
+    // Revision 11: the sub-agent's signals arrive and change nothing; the decision went to the sub-agent itself.
+    expect(kinds('revision-11')).toEqual([
+      'START_CHILD_WORKFLOW_EXECUTION_INITIATED',
+      'CHILD_WORKFLOW_EXECUTION_STARTED',
+      'WORKFLOW_EXECUTION_SIGNALED',
+      'WORKFLOW_EXECUTION_SIGNALED',
+      'CHILD_WORKFLOW_EXECUTION_COMPLETED',
+    ]);
+    // Revision 14: the parent's search attributes follow the sub-agent's list, and what is signalled to it goes down.
+    expect(kinds('revision-14')).toEqual([
+      'START_CHILD_WORKFLOW_EXECUTION_INITIATED',
+      'CHILD_WORKFLOW_EXECUTION_STARTED',
+      'WORKFLOW_EXECUTION_SIGNALED',
+      'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+      'WORKFLOW_EXECUTION_SIGNALED',
+      'SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED',
+      'EXTERNAL_WORKFLOW_EXECUTION_SIGNALED',
+      'WORKFLOW_EXECUTION_SIGNALED',
+      'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+      'CHILD_WORKFLOW_EXECUTION_COMPLETED',
+    ]);
+    expect(kinds('revision-14-superseded')).toContain('SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED');
   });
 
   it("hold both ways of running a step's last tool: alone before revision 3, with the next model step since", () => {

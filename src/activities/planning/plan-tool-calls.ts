@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import {
   conversationIdOf,
+  topTurnIdOf,
   formatApprovalId,
   type GrantClaim,
   type LedgerClaimInput,
@@ -28,6 +29,8 @@ export interface PlanningContext {
   onToolApproval?: ToolApprovalPolicy;
   caller?: CallerRules;
   requester?: string;
+  /** How deep the turn is in a tree of agents (its sub-agent path's length; 0 or absent for a top turn). */
+  subAgentDepth?: number;
   autoApprove: boolean;
   batch: 'per-call' | 'all-if-any';
   /** The messages the model saw, for `needsApproval` functions. */
@@ -103,7 +106,7 @@ export async function planToolCalls(
       continue;
     }
     const asks = entry.asks === true || (context.batch === 'all-if-any' && anyAsks);
-    const agent = subAgentPlanOf(tool);
+    const agent = subAgentPlanOf(tool, context.registry.names());
     if (!asks) {
       plans.push({ kind: 'run', call, executor: tool.executor, ...(agent && { agent }) });
     } else if (context.autoApprove) {
@@ -129,13 +132,18 @@ export async function planToolCalls(
   return plans;
 }
 
-/** What the workflow needs to start an agent tool's sub-agent as a child turn; undefined for any other tool. */
-export function subAgentPlanOf(tool: Tool): SubAgentPlan | undefined {
+/**
+ * What the workflow needs to start an agent tool's sub-agent as a child turn; undefined for any other tool. Its tools
+ * are the agent tool's own and, for each of its MCP servers, every tool of that server the worker has (`registered`).
+ */
+export function subAgentPlanOf(tool: Tool, registered: readonly string[] = []): SubAgentPlan | undefined {
   if (!tool.agent) return undefined;
+  const servers = tool.agent.mcpServers ?? [];
+  const fromServers = registered.filter((name) => servers.some((server) => name.startsWith(`${server}__`)));
   return {
     name: tool.name,
     instructions: tool.agent.instructions,
-    tools: tool.agent.tools.map((sub) => sub.name),
+    tools: [...new Set([...tool.agent.tools.map((sub) => sub.name), ...fromServers])],
     ...(tool.agent.model && { model: tool.agent.model }),
     ...(tool.agent.maxSteps !== undefined && { maxSteps: tool.agent.maxSteps }),
   };
@@ -252,7 +260,8 @@ async function claimGrants(plans: PlannedToolCall[], context: PlanningContext): 
             claimId: `${context.workflowId}#${context.step}#${index}`,
             call: {
               workflowId: context.workflowId,
-              conversationId: conversationIdOf(context.workflowId),
+              // A sub-agent's calls belong to its top turn's conversation.
+              conversationId: conversationIdOf(topTurnIdOf(context.workflowId, context.subAgentDepth)),
               ...(context.requester !== undefined && { requester: context.requester }),
               toolName: plan.call.toolName,
               input: plan.call.input,

@@ -26,6 +26,7 @@ export function planningContextOf(
       ...(input.onExpire !== undefined && { onExpire: input.onExpire }),
     },
     ...(input.requester !== undefined && { requester: input.requester }),
+    ...(input.subAgent && { subAgentDepth: input.subAgent.path.length }),
     autoApprove: input.autoApprove === true,
     batch: input.approvalBatch ?? 'per-call',
     messages,

@@ -37,6 +37,8 @@ export class TurnRenderer {
   private readonly texts = new Map<string, StreamedText>();
   private readonly tools = new Map<string, Stage>();
   private readonly approvalIdsOfCalls = new Map<string, string>();
+  /** Sub-agents' approvals sent as data parts, by approvalId: whether the client has them as waiting. */
+  private readonly subAgentApprovals = new Map<string, boolean>();
   private resets = 0;
 
   constructor(
@@ -50,6 +52,9 @@ export class TurnRenderer {
     renderer.started = true;
     for (const part of message.parts) {
       if (part.type === 'step-start') renderer.steps += 1;
+      if (part.type === 'data-sub-agent-approval' && typeof part.id === 'string') {
+        renderer.subAgentApprovals.set(part.id, (part.data as { state?: unknown } | undefined)?.state === 'waiting');
+      }
       if (!('toolCallId' in part) || !('state' in part)) continue;
       const state = String(part.state);
       const stage: Stage = state.startsWith('output-')
@@ -162,6 +167,8 @@ export class TurnRenderer {
       this.tools.set(toolCallId, stages.output);
     }
 
+    chunks.push(...this.subAgentApprovalChunks(snapshot));
+
     // The model call in flight: the next step, from its heartbeat.
     const streaming = snapshot.closed ? undefined : snapshot.streaming;
     if (streaming && (streaming.text !== '' || streaming.reasoning !== '')) {
@@ -184,12 +191,53 @@ export class TurnRenderer {
     if (snapshot.closed) return true;
     if (snapshot.streaming) return false;
     if (snapshot.status === 'awaiting-approval') {
-      return snapshot.pending.every((approval) => this.stageOf(approval.toolCallId) >= stages['approval-requested']);
+      return snapshot.pending.every(
+        (approval) =>
+          this.stageOf(approval.toolCallId) >= stages['approval-requested'] ||
+          this.subAgentApprovals.get(approval.approvalId) === true,
+      );
     }
     if (snapshot.status === 'awaiting-tool-output') {
       return snapshot.awaitingOutput.every((call) => this.stageOf(call.toolCallId) >= stages.input);
     }
     return false;
+  }
+
+  /**
+   * A sub-agent's call waiting under one of this turn's calls (its approval has a `path`) is no tool part of this
+   * message: it streams as a `data-sub-agent-approval` part with the approvalId as its id, `state: 'waiting'` while it
+   * waits and `'settled'` once it leaves the list (decided, expired, or its sub-agent ended), so the page shows it
+   * inside the agent tool's call the path starts with (`path[0]`) and decides it by approvalId.
+   */
+  private subAgentApprovalChunks(snapshot: TurnSnapshot): UIMessageChunk[] {
+    const chunks: UIMessageChunk[] = [];
+    const waiting = new Set<string>();
+    for (const approval of snapshot.pending) {
+      if (approval.path === undefined || approval.path.length === 0) continue;
+      waiting.add(approval.approvalId);
+      if (this.subAgentApprovals.get(approval.approvalId) === true) continue;
+      this.subAgentApprovals.set(approval.approvalId, true);
+      chunks.push({
+        type: 'data-sub-agent-approval',
+        id: approval.approvalId,
+        data: {
+          state: 'waiting',
+          approvalId: approval.approvalId,
+          path: approval.path,
+          toolName: approval.toolName,
+          toolCallId: approval.toolCallId,
+          input: approval.input,
+          requestedAt: approval.requestedAt,
+          ...(approval.expiresAt !== undefined && { expiresAt: approval.expiresAt }),
+        },
+      });
+    }
+    for (const [approvalId, shownWaiting] of this.subAgentApprovals) {
+      if (!shownWaiting || waiting.has(approvalId)) continue;
+      this.subAgentApprovals.set(approvalId, false);
+      chunks.push({ type: 'data-sub-agent-approval', id: approvalId, data: { state: 'settled', approvalId } });
+    }
+    return chunks;
   }
 
   /** The closing chunks: the open step's end and `finish`. */

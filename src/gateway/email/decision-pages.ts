@@ -1,3 +1,4 @@
+import { toolOnPath } from '../../protocol/tool-on-path';
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import { escapeHtml, renderArgumentsText } from '../../notifications/email/email-text';
@@ -48,7 +49,7 @@ export function sendPage(reply: FastifyReply, page: DecisionPage): FastifyReply 
 export function confirmationPage(claims: DecisionTokenClaims, approval: PendingToolApproval): DecisionPage {
   const verb = claims.decision === 'approve' ? 'Approve' : 'Deny';
   const facts: Array<[string, string]> = [
-    ['Tool', approval.toolName],
+    ['Tool', toolOnPath(approval)],
     ['Turn', claims.workflowId],
     ['Approval', approval.approvalId],
     ['Requested at', approval.requestedAt],
@@ -58,8 +59,8 @@ export function confirmationPage(claims: DecisionTokenClaims, approval: PendingT
   return {
     status: 200,
     html: layout(
-      `${verb} ${approval.toolName}?`,
-      `<h1>${escapeHtml(verb)} <code>${escapeHtml(approval.toolName)}</code>?</h1>
+      `${verb} ${toolOnPath(approval)}?`,
+      `<h1>${escapeHtml(verb)} <code>${escapeHtml(toolOnPath(approval))}</code>?</h1>
 <table>${facts.map(([label, value]) => `<tr><th>${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`).join('')}</table>
 <p><strong>Arguments</strong></p>
 <pre>${escapeHtml(renderArgumentsText(approval.input))}</pre>

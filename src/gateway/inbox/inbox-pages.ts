@@ -1,3 +1,4 @@
+import { toolOnPath } from '../../protocol/tool-on-path';
 import type { FastifyReply } from 'fastify';
 import type { PendingApprovalOfTurn } from '../../client';
 import { escapeHtml, renderArgumentsText } from '../../notifications/email/email-text';
@@ -155,7 +156,7 @@ export function approvalItemHtml(approval: InboxApproval, person: string, now: D
   const id = escapeHtml(approval.approvalId);
   // Element ids for labels: derived from the approvalId, safe in an id whatever the approvalId holds.
   const key = `a${Buffer.from(approval.approvalId, 'utf8').toString('base64url').slice(0, 80)}`;
-  const tool = escapeHtml(approval.toolName);
+  const tool = escapeHtml(toolOnPath(approval));
   const quorum = approval.quorum ?? 1;
   const votes = approval.votes ?? [];
   const voted = votes.some((vote) => vote.approver === person);

@@ -1,3 +1,4 @@
+import { toolOnPath } from '../../protocol/tool-on-path';
 import type { ToolApprovalAuditEntry } from '../../protocol';
 import type { ApprovalNotice, ApprovalNoticeKind } from '../notification-types';
 import { describeTimeLeft } from '../time-left';
@@ -36,7 +37,7 @@ export function approvalRequestEmail(
   now: Date = new Date(),
 ): EmailContent {
   const { approval } = notice;
-  const tool = oneLine(approval.toolName, subjectToolLimit);
+  const tool = oneLine(toolOnPath(approval), subjectToolLimit);
   const left =
     kind === 'expiry-warning' && approval.expiresAt !== undefined
       ? describeTimeLeft(approval.expiresAt, now)
@@ -96,7 +97,7 @@ The links are for you alone: do not forward this mail.</p>`);
 
 /** The short follow-up saying how an approval ended, so nobody follows links that no longer work. */
 export function approvalResolvedEmail(notice: ApprovalNotice, decision: ToolApprovalAuditEntry): EmailContent {
-  const tool = oneLine(notice.approval.toolName, subjectToolLimit);
+  const tool = oneLine(toolOnPath(notice.approval), subjectToolLimit);
   const outcome = outcomeOf(decision);
   const reason = decision.reason ? bound(decision.reason, 1000) : undefined;
   const lines = [

@@ -1,3 +1,4 @@
+import { toolOnPath } from '../../protocol/tool-on-path';
 import type { ChatPostMessageArguments } from '@slack/web-api';
 import type { ApprovalNotice, ApprovalNoticeKind } from '../notification-types';
 import { allowLabel, type Allow, type ToolApprovalAuditEntry } from '../../protocol';
@@ -36,7 +37,7 @@ export function approvalRequestMessage(
   const { approval } = notice;
   const heading = headingOf(notice, kind, now);
   return {
-    text: `${heading}: ${escapeSlackText(approval.toolName)}${requesterClause(notice)} (turn ${escapeSlackText(notice.workflowId)})`,
+    text: `${heading}: ${escapeSlackText(toolOnPath(approval))}${requesterClause(notice)} (turn ${escapeSlackText(notice.workflowId)})`,
     blocks: [
       { type: 'header', text: { type: 'plain_text', text: heading } },
       ...describeCall(notice),
@@ -90,7 +91,7 @@ export function approvalRequestMessage(
  * when, and no buttons, so nobody clicks on something already decided.
  */
 export function approvalResolvedMessage(notice: ApprovalNotice, decision: ToolApprovalAuditEntry): SlackMessage {
-  const tool = escapeSlackText(notice.approval.toolName);
+  const tool = escapeSlackText(toolOnPath(notice.approval));
   const outcome = outcomeOf(decision);
   const reason = decision.reason ? ` Reason: ${boundEscaped(decision.reason, 1000)}` : '';
   return {
@@ -128,7 +129,7 @@ function describeCall(notice: ApprovalNotice): SlackBlock[] {
   return [
     {
       type: 'section',
-      text: { type: 'mrkdwn', text: `*Tool:* \`${escapeSlackText(approval.toolName)}\`` },
+      text: { type: 'mrkdwn', text: `*Tool:* \`${escapeSlackText(toolOnPath(approval))}\`` },
     },
     {
       type: 'section',

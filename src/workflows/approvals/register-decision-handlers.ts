@@ -35,10 +35,15 @@ export function registerDecisionHandlers(options: {
   onOutput: (toolCallId: string, toolName: string) => void;
   /** Checks an editor's input against the tool's input schema (an activity: the schema lives on the worker). */
   validateInput: (toolName: string, input: unknown) => Promise<{ valid: true } | { valid: false; error: string }>;
+  /** Passes a signalled decision on to where it belongs (a sub-agent's approval); true when it did. */
+  passOn?: (payload: unknown) => boolean;
 }): void {
   const { book, outputs } = options;
 
-  setHandler(toolApprovalResponseSignal, (payload) => receiveDecisionSignal(book, payload, new Date()));
+  setHandler(toolApprovalResponseSignal, (payload) => {
+    if (options.passOn?.(payload)) return;
+    receiveDecisionSignal(book, payload, new Date());
+  });
 
   setHandler(
     respondToToolApprovalsUpdate,

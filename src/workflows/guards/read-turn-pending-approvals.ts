@@ -5,6 +5,9 @@ import { inspectPayload, toolDataPayloadLimits } from './bounded-payload';
 /** Most approvals one turn's signal may list (a model step's calls). */
 const maxPendingListed = 200;
 
+/** Most agent names in one approval's path (deeper trees are refused by their own limits long before). */
+const maxPathLength = 20;
+
 const requiredFields = ['approvalId', 'toolCallId', 'toolName', 'requestedAt', 'step'] as const;
 /**
  * Every field a turn sends, and no other. Typed by the interface, so a field added to PendingToolApproval
@@ -24,13 +27,15 @@ const fieldsSent: Record<keyof PendingToolApproval, true> = {
   editors: true,
   quorum: true,
   votes: true,
+  path: true,
 };
 const knownFields = new Set<string>(Object.keys(fieldsSent));
 
 /**
- * Reads a `turnPendingApprovals` signal as only a conversation's running turn sends it: exactly
- * `{ turnId, pending }`, for `currentTurnId`, each entry a well-formed pending approval whose id names
- * that turn. Anything else is refused, without throwing, with a reason.
+ * Reads a `turnPendingApprovals` signal as only a running turn sends it to its conversation or parent turn: exactly
+ * `{ turnId, pending }`, for `currentTurnId`, each entry a well-formed pending approval whose id names that turn or
+ * one of its sub-agents (`<turn id>/reader-1`: a turn lists its sub-agents' approvals with its own). Anything else
+ * is refused, without throwing, with a reason.
  */
 export function readTurnPendingApprovals(
   payload: unknown,
@@ -67,11 +72,13 @@ function entryProblem(entry: unknown, turnId: string): string | undefined {
   const missing = requiredFields.find((field) => !(field in entry));
   if (missing !== undefined) return `missing ${missing}`;
   const { approvalId, toolCallId, toolName, requestedAt, step } = entry;
-  if (!isText(approvalId, 1000) || workflowIdOfApproval(approvalId) !== turnId) return 'not an approval of this turn';
+  if (!isText(approvalId, 1000) || !ofTurnOrItsSubAgents(workflowIdOfApproval(approvalId), turnId)) {
+    return 'not an approval of this turn or its sub-agents';
+  }
   if (!isText(toolCallId, 1000) || !isText(toolName, 200)) return 'toolCallId and toolName must be short strings';
   if (!isText(requestedAt, 100)) return 'requestedAt must be a time';
   if (typeof step !== 'number' || !Number.isInteger(step) || step < 0) return 'step must be a whole number';
-  const { expiresAt, inputDigest, signature, approvers, editors, quorum, votes } = entry;
+  const { expiresAt, inputDigest, signature, approvers, editors, quorum, votes, path } = entry;
   if (expiresAt !== undefined && !isText(expiresAt, 100)) return 'expiresAt must be a time';
   if (inputDigest !== undefined && !isText(inputDigest, 200)) return 'inputDigest must be a short string';
   if (signature !== undefined && !isText(signature, 1000)) return 'signature must be a short string';
@@ -86,7 +93,18 @@ function entryProblem(entry: unknown, turnId: string): string | undefined {
   }
   if (votes !== undefined && !(Array.isArray(votes) && votes.every(isVote)))
     return 'votes must be { approver, decidedAt }';
+  if (
+    path !== undefined &&
+    !(Array.isArray(path) && path.length <= maxPathLength && path.every((name) => isText(name, 200)))
+  ) {
+    return `path must be a list of at most ${maxPathLength} agent names`;
+  }
   return undefined;
+}
+
+/** Whether `workflowId` is the turn's own or one of its sub-agents' (`<turn id>/reader-1`, and theirs). */
+function ofTurnOrItsSubAgents(workflowId: string | undefined, turnId: string): boolean {
+  return workflowId !== undefined && (workflowId === turnId || workflowId.startsWith(`${turnId}/`));
 }
 
 function isVote(vote: unknown): boolean {

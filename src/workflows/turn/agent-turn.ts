@@ -20,6 +20,7 @@ import { messageOfThrown } from '../guards/text-of-value';
 import { registerDecisionHandlers } from '../approvals/register-decision-handlers';
 import { answerRetiredPatch, retiredPatches } from '../retired-patches';
 import { runLastToolWithNextStep } from './run-tool-with-next-step';
+import { passDecisionToSubAgent, registerSubAgentHandlers, supersedeSubAgents } from './sub-agent';
 import { openApproval, settleStep, settleWhatNeedsNoPerson } from './settle-step';
 import { modelSteps, validateToolInput, validateToolOutput } from './turn-activity-options';
 import { carryOverOf, type TurnCarryOver } from './turn-carry-over';
@@ -79,20 +80,25 @@ class AgentTurn {
       validateInput: (toolName, input) => validateToolInput({ toolName, input }),
       onOutput: (toolCallId, toolName) =>
         turn.events.note('tool-output-submitted', turn.steps, { toolCallId, toolName }),
+      passOn: (payload) => passDecisionToSubAgent(turn, payload),
     });
+    registerSubAgentHandlers(turn);
     setHandler(supersedeTurnSignal, (payload: unknown) => {
       const request = readSupersedeRequest(payload);
-      if ('reason' in request) turn.approvals.supersede(request.reason);
-      else
+      if ('reason' in request) {
+        turn.approvals.supersede(request.reason);
+        supersedeSubAgents(turn, request.reason);
+      } else
         turn.approvals.book.ignore(payload, 'invalid', `Invalid supersedeTurn signal: ${request.invalid}.`, new Date());
     });
-    setHandler(pendingToolApprovalsQuery, () => turn.approvals.book.pending());
+    setHandler(pendingToolApprovalsQuery, () => turn.shownPending());
     setHandler(agentTurnEventsQuery, () => turn.events.list());
     setHandler(agentTurnStateQuery, (page) => {
       const from = readCount(page, 'fromMessage') ?? 0;
       const count = readCount(page, 'maxMessages') ?? turn.messages.length;
       return {
         ...turn.result(),
+        pending: turn.shownPending(),
         messages: turn.messages.slice(from, from + count),
         messageCount: turn.messages.length,
         status: turn.currentStatus(),

@@ -25,7 +25,8 @@ export function openApproval(turn: TurnState, plan: PlannedToolCall): string | u
   if (how === 'ask' && plan.approval.notices && !turn.approvals.book.decisionOf(pending.approvalId)) {
     const halt = turn.settings?.approvalWait === 'halt';
     turn.notices.announce(
-      pending,
+      // Slack, email and the inbox's notices name the sub-agents that led to the call.
+      turn.onPath(pending),
       plan.approval.notices,
       halt ? undefined : () => turn.approvals.book.decisionOf(pending.approvalId),
     );

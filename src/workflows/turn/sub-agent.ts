@@ -1,7 +1,23 @@
-import { ChildWorkflowFailure, executeChild, isCancellation, ParentClosePolicy } from '@temporalio/workflow';
-import type { AgentTurnInput, AgentTurnResult, SubAgentPlan, ToolResultOutput } from '../../protocol';
+import {
+  ChildWorkflowFailure,
+  executeChild,
+  getExternalWorkflowHandle,
+  isCancellation,
+  ParentClosePolicy,
+  setHandler,
+} from '@temporalio/workflow';
+import type {
+  AgentTurnInput,
+  AgentTurnResult,
+  SubAgentPlan,
+  ToolApprovalDecision,
+  ToolResultOutput,
+} from '../../protocol';
 // Not from the protocol's index, which builds every zod schema in each workflow's module scope.
 import { errorText } from '../../protocol/denial-and-error-outputs';
+import { turnRevisions } from '../../protocol/turn-plan';
+import { supersedeTurnSignal, toolApprovalResponseSignal, turnPendingApprovalsSignal } from '../definitions';
+import { inspectPayload, signalPayloadLimits } from '../guards/bounded-payload';
 import { messageOfThrown, textOfValue } from '../guards/text-of-value';
 import type { TurnState } from './turn-state';
 
@@ -79,11 +95,15 @@ export async function runSubAgent(turn: TurnState, agent: SubAgentPlan, input: u
         `make. Answer with what you have.`,
     );
   }
+  if (showsSubAgents(turn) && turn.approvals.superseded()) {
+    return errorText(`Sub-agent "${agent.name}" was not started: this turn was superseded by a newer message.`);
+  }
   const task = textOfValue((input as { task?: unknown } | undefined)?.task) ?? '';
   const maxSteps = Math.min(agent.maxSteps ?? defaultSubAgentSteps, left);
   turn.subAgentsStarted += 1;
   const workflowId = `${turn.workflowId}/${agent.name}-${turn.subAgentsStarted}`;
   let result: AgentTurnResult;
+  turn.subAgents.started(workflowId);
   try {
     result = await executeChild<(input: AgentTurnInput) => Promise<AgentTurnResult>>('agentTurn', {
       workflowId,
@@ -96,6 +116,9 @@ export async function runSubAgent(turn: TurnState, agent: SubAgentPlan, input: u
     const cause = error instanceof ChildWorkflowFailure ? (error.cause ?? error) : error;
     turn.subAgentSteps += 1;
     return errorText(`Sub-agent "${agent.name}" failed: ${messageOfThrown(cause)}`);
+  } finally {
+    // What it waited for leaves this turn's list with it (it listed something only from turn revision 14).
+    if (turn.subAgents.ended(workflowId)) turn.showPending();
   }
   turn.subAgentSteps += result.treeSteps ?? result.steps;
   return subAgentOutput(agent.name, result);
@@ -118,5 +141,53 @@ export function subAgentOutput(name: string, result: AgentTurnResult): ToolResul
       return errorText(`Sub-agent "${name}" was stopped before it answered.${said}`);
     default:
       return errorText(`Sub-agent "${name}" stopped waiting for approvals it could not get.${said}`);
+  }
+}
+
+/** Whether the turn shows its sub-agents' approvals and passes supersession down (turn revision 14). */
+function showsSubAgents(turn: TurnState): boolean {
+  return turn.revision() >= turnRevisions.subAgentApprovalsShown;
+}
+
+/**
+ * Takes the `turnPendingApprovals` signals of the turn's sub-agents (turn revision 14): what a running child waits
+ * for shows in this turn's pending list, details and search attributes, and goes on to this turn's own parent.
+ * Before revision 14 a child's signal stayed unread in its parent, and still does in those turns, so they replay.
+ */
+export function registerSubAgentHandlers(turn: TurnState): void {
+  setHandler(turnPendingApprovalsSignal, (payload: unknown) => {
+    if (!showsSubAgents(turn)) return;
+    if (turn.subAgents.receive(payload)) turn.showPending();
+  });
+}
+
+/**
+ * Passes a decision signalled to this turn for an approval one of its running sub-agents listed on to the turn that
+ * waits for it, unchanged (turn revision 14); returns whether it did. The sub-agent judges it as any decision sent to
+ * it directly: the approver's rights, the requester, a signature bound to its own workflow and approval.
+ */
+export function passDecisionToSubAgent(turn: TurnState, payload: unknown): boolean {
+  if (!showsSubAgents(turn) || !inspectPayload(payload, signalPayloadLimits).bounded) return false;
+  const approvalId = (payload as { approvalId?: unknown } | null | undefined)?.approvalId;
+  if (typeof approvalId !== 'string') return false;
+  const holder = turn.subAgents.holderOf(approvalId);
+  if (holder === undefined) return false;
+  // If the sub-agent has just ended, the decision has nothing left to decide.
+  void getExternalWorkflowHandle(holder)
+    .signal(toolApprovalResponseSignal, payload as ToolApprovalDecision)
+    .catch(() => undefined);
+  return true;
+}
+
+/**
+ * A superseded turn supersedes its running sub-agents with the same reason (turn revision 14): they deny what they
+ * wait for, supersede theirs, and end; the turn reads that each was stopped. It starts no sub-agent after.
+ */
+export function supersedeSubAgents(turn: TurnState, reason: string): void {
+  if (!showsSubAgents(turn)) return;
+  for (const workflowId of turn.subAgents.running()) {
+    void getExternalWorkflowHandle(workflowId)
+      .signal(supersedeTurnSignal, { reason })
+      .catch(() => undefined);
   }
 }

@@ -37,6 +37,8 @@ export interface TurnCarryOver {
   continuations: number;
   /** The entries of the plans approved in this turn (turn revision 12). */
   plans?: ApprovedPlanEntry[];
+  /** Its sub-agents' model calls and how many it started (turn revision 14; none when absent). */
+  subAgents?: { steps: number; started: number };
 }
 
 /**

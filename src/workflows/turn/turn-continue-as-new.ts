@@ -72,6 +72,9 @@ async function continueTurnAsNew(turn: TurnState, settling: Settling): Promise<n
     },
     continuations: turn.continuations + 1,
     ...(turn.plans.snapshot().length > 0 && { plans: turn.plans.snapshot() }),
+    // The tree's step count and the next sub-agent's id go on (a continued turn starts from zero otherwise).
+    ...(turn.revision() >= turnRevisions.subAgentApprovalsShown &&
+      turn.subAgentsStarted > 0 && { subAgents: { steps: turn.subAgentSteps, started: turn.subAgentsStarted } }),
   };
   return continueAsNew<(input: AgentTurnInput, carried?: TurnCarryOver) => Promise<AgentTurnResult>>(
     turn.input,
@@ -88,6 +91,8 @@ export function takeUp(turn: TurnState, carried: TurnCarryOver): SettlingCalls {
   turn.messages.push(...carried.messages);
   turn.transcript = carried.transcript;
   turn.continuations = carried.continuations;
+  turn.subAgentSteps = carried.subAgents?.steps ?? 0;
+  turn.subAgentsStarted = carried.subAgents?.started ?? 0;
   turn.events.restore(carried.events);
   turn.approvals.restore(carried.approvals);
   turn.outputs.restore(carried.outputs);

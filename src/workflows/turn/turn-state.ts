@@ -15,6 +15,7 @@ import type {
 import { turnRevisions } from '../../protocol/turn-plan';
 import { ClientToolOutputs } from '../approvals/client-tool-outputs';
 import { ApprovedPlans } from './approved-plans';
+import { SubAgentApprovals } from './sub-agent-approvals';
 import type { SettlingCalls } from './turn-carry-over';
 import { TurnApprovals } from '../approvals/turn-approvals';
 import { TurnEventLog } from '../visibility/turn-event-log';
@@ -56,7 +57,7 @@ export class TurnState {
   readonly plans = new ApprovedPlans();
   readonly visibility = new TurnVisibility(this.workflowId, workflowInfo().parent?.workflowId, {
     picture: () => ({
-      pending: this.waiting(this.approvals.book.pending()),
+      pending: this.waiting(this.shownPending()),
       awaitingOutput: this.outputs.awaiting().map((call) => call.toolName),
       decided: this.approvals.book.audit(),
       ignored: this.approvals.book.ignored(),
@@ -81,6 +82,8 @@ export class TurnState {
   subAgentSteps = 0;
   /** Sub-agents started, for their child workflow ids. */
   subAgentsStarted = 0;
+  /** What the running sub-agents wait for, shown with this turn's own (turn revision 14). */
+  readonly subAgents = new SubAgentApprovals();
 
   constructor(readonly input: AgentTurnInput) {
     // Decisions, votes and ignored decisions show in the Temporal UI's details the moment they are recorded.
@@ -143,7 +146,24 @@ export class TurnState {
   }
 
   showPending(): void {
-    this.visibility.publish(this.approvals.book.pending());
+    this.visibility.publish(this.shownPending());
+  }
+
+  /**
+   * What the turn shows as waiting: its own approvals, and from turn revision 14 each marked with the sub-agent path
+   * when this turn is a sub-agent, followed by what its running sub-agents wait for (with their paths).
+   */
+  shownPending(): PendingToolApproval[] {
+    const own = this.approvals.book.pending();
+    if (this.revision() < turnRevisions.subAgentApprovalsShown) return own;
+    return [...own.map((approval) => this.onPath(approval)), ...this.subAgents.pending()];
+  }
+
+  /** `approval` with the sub-agent path that led to this turn, when it is a sub-agent (from turn revision 14). */
+  onPath(approval: PendingToolApproval): PendingToolApproval {
+    const path = this.input.subAgent?.path;
+    if (!path || path.length === 0 || this.revision() < turnRevisions.subAgentApprovalsShown) return approval;
+    return { ...approval, path: [...path] };
   }
 
   /**
@@ -154,8 +174,7 @@ export class TurnState {
    */
   showDecided(): void {
     const revision = this.revision();
-    if (revision >= turnRevisions.searchAttributeFollowsDecisions)
-      this.visibility.publishDetails(this.approvals.book.pending());
+    if (revision >= turnRevisions.searchAttributeFollowsDecisions) this.visibility.publishDetails(this.shownPending());
     else if (revision >= turnRevisions.decisionsLeavePendingAtOnce) this.showPending();
   }
 
@@ -197,7 +216,7 @@ export class TurnState {
 
   currentStatus(): AgentTurnStatus {
     if (this.status !== 'running') return this.status;
-    if (this.approvals.book.pending().length > 0) return 'awaiting-approval';
+    if (this.shownPending().length > 0) return 'awaiting-approval';
     return this.outputs.awaiting().length > 0 ? 'awaiting-tool-output' : 'running';
   }
 

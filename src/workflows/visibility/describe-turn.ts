@@ -5,6 +5,7 @@ import type {
   ToolApprovalAuditEntry,
 } from '../../protocol';
 import { argumentsInBrief, argumentsLine, cut } from '../../protocol/argument-summary';
+import { toolOnPath } from '../../protocol/tool-on-path';
 
 /** The value of the `TollgateApprovers` search attribute that stands for anyone. */
 export const anyApprover = '*';
@@ -52,7 +53,7 @@ export function describeTurn(picture: TurnPicture): string {
   if (picture.pending.length > 0 && picture.status === 'running') {
     sections.push(pendingSection(picture), decideHint(picture));
   } else if (picture.pending.length > 0) {
-    const calls = picture.pending.map((approval) => code(approval.toolName)).join(', ');
+    const calls = picture.pending.map((approval) => code(toolOnPath(approval))).join(', ');
     sections.push(`Handed back to its caller undecided, to be asked again in its next turn: ${calls}.`);
   }
   if (picture.decided.length > 0) sections.push(decidedSection(picture));
@@ -134,9 +135,11 @@ function pendingSection(picture: TurnPicture): string {
     }
     lines.push(`- approvalId ${code(approval.approvalId)}`);
     // A blank line before the list: some renderers (the Temporal UI's) read a list right after a line as text.
-    return [`**${index + 1}. ${code(approval.toolName)}** ${code(argumentsLine(approval.input))}`, '', ...lines].join(
-      '\n',
-    );
+    return [
+      `**${index + 1}. ${code(toolOnPath(approval))}** ${code(argumentsLine(approval.input))}`,
+      '',
+      ...lines,
+    ].join('\n');
   });
   const more = picture.pending.length - shown.length;
   if (more > 0) shown.push(`… and ${more} more (query \`pendingToolApprovals\`).`);

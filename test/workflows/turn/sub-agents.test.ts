@@ -1,7 +1,14 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
 import { defineAgentTool } from '../../../src';
-import { modelMessageSchema } from '../../../src/protocol';
-import { toolApprovalResponseSignal } from '../../../src/workflows/definitions';
+import { GrantLedgerClient } from '../../../src/client';
+import { listPendingApprovals } from '../../../src/gateway/turns/list-pending-approvals';
+import { modelMessageSchema, type AgentTurnResult } from '../../../src/protocol';
+import {
+  pendingApprovalsSearchAttribute,
+  supersedeTurnSignal,
+  toolApprovalResponseSignal,
+  waitingToolsSearchAttribute,
+} from '../../../src/workflows/definitions';
 import {
   createTestEnvironment,
   uniqueMarker,
@@ -36,6 +43,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await environment?.close();
 });
+
+/** Every message of these turns is one the AI SDK reads. */
+function expectValidTranscripts(...results: AgentTurnResult[]): void {
+  for (const message of results.flatMap((result) => result.messages)) {
+    expect(modelMessageSchema.safeParse(message).success).toBe(true);
+  }
+}
 
 /** The tool message the calling model read on its second request. */
 function toolMessageRead(marker: string) {
@@ -213,5 +227,209 @@ describe('agent tools', () => {
       (description) => description.status.name !== 'RUNNING',
     );
     expect(runs.filter((run) => run.toolCallId === `${child}-1`)).toHaveLength(0);
+  });
+});
+
+describe("a sub-agent's approvals", () => {
+  it('show in every turn above the one that waits, with the path, and a decision sent to the top turn reaches it', async () => {
+    const top = uniqueMarker();
+    const middle = uniqueMarker();
+    const bottom = uniqueMarker();
+    environment.model.scriptFor(
+      top,
+      { toolCalls: [{ id: `${top}-1`, name: 'editor', arguments: { task: `${middle} tidy` } }] },
+      { text: 'Tidied.' },
+    );
+    environment.model.scriptFor(
+      middle,
+      { toolCalls: [{ id: `${middle}-1`, name: 'reader', arguments: { task: `${bottom} tidy` } }] },
+      { text: 'The reader tidied.' },
+    );
+    environment.model.scriptFor(
+      bottom,
+      { toolCalls: [{ id: `${bottom}-1`, name: 'deleteFile', arguments: { path: 'notes.md' } }] },
+      { text: 'Deleted notes.md.' },
+    );
+    const handle = await environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${top} tidy up` }],
+      tools: ['editor'],
+      requester: 'ana',
+    });
+    const grandchildId = `${handle.workflowId}/editor-1/reader-1`;
+    const [shown] = await waitForPending(handle, 1);
+    expect(shown).toMatchObject({ toolName: 'deleteFile', input: { path: 'notes.md' }, path: ['editor', 'reader'] });
+    // The approval is the grandchild's: its id names the turn that waits.
+    const [own] = await waitForPending(environment.client.workflow.getHandle(grandchildId), 1);
+    expect(own).toEqual(shown);
+    const state = await environment.tollgate.state(handle.workflowId);
+    expect(state).toMatchObject({ status: 'awaiting-approval', pending: [shown] });
+    // Inboxes find the top turn by what waits under it, and the gateway's listing shows the call once.
+    const attributes = await waitFor(
+      async () => (await handle.describe()).typedSearchAttributes,
+      (found) => (found.get(waitingToolsSearchAttribute) ?? []).includes('deleteFile'),
+    );
+    expect(attributes.get(pendingApprovalsSearchAttribute)).toEqual([shown!.approvalId]);
+    const listing = await listPendingApprovals(environment.tollgate, { workflowId: handle.workflowId }, () => true);
+    expect(listing.approvals.map(({ approvalId, path }) => ({ approvalId, path }))).toEqual([
+      { approvalId: shown!.approvalId, path: ['editor', 'reader'] },
+    ]);
+
+    // Signalled to the top turn, the decision is passed down to the grandchild, which judges it.
+    await handle.signal(toolApprovalResponseSignal, { approvalId: shown!.approvalId, approved: true, approver: 'bo' });
+    const result = await handle.result();
+
+    expect(result.text).toBe('Tidied.');
+    expect(runs.filter((run) => run.toolCallId === `${bottom}-1`)).toHaveLength(1);
+    const grandchild = await environment.client.workflow.getHandle(grandchildId).result();
+    expect(grandchild.audit).toEqual([expect.objectContaining({ decision: 'approved', approver: 'bo' })]);
+    expect(result.pending).toEqual([]);
+    expectValidTranscripts(result, grandchild);
+  });
+
+  it('wait side by side in two sub-agents, decided in the other order, each through its own id', async () => {
+    const parent = uniqueMarker();
+    const first = uniqueMarker();
+    const second = uniqueMarker();
+    environment.model.scriptFor(
+      parent,
+      {
+        toolCalls: [
+          { id: `${parent}-1`, name: 'reader', arguments: { task: `${first} one` } },
+          { id: `${parent}-2`, name: 'reader', arguments: { task: `${second} two` } },
+        ],
+      },
+      { text: 'Both done.' },
+    );
+    for (const [marker, file] of [
+      [first, 'one.log'],
+      [second, 'two.log'],
+    ] as const) {
+      environment.model.scriptFor(
+        marker,
+        { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: file } }] },
+        { text: `Deleted ${file}.` },
+      );
+    }
+    const handle = await environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${parent} clean both` }],
+      tools: ['reader'],
+    });
+    const pending = await waitForPending(handle, 2);
+    const byFile = (file: string) => pending.find((approval) => (approval.input as { path: string }).path === file)!;
+    expect(byFile('one.log').path).toEqual(['reader']);
+    expect(byFile('two.log').path).toEqual(['reader']);
+
+    // The second first: the client finds the sub-agent from the approval id, as every channel does.
+    await environment.tollgate.decide(byFile('two.log').approvalId, { approved: false, approver: 'bo', reason: 'no' });
+    const left = await waitForPending(handle, 1);
+    expect(left[0]?.approvalId).toBe(byFile('one.log').approvalId);
+    await environment.tollgate.decide(byFile('one.log').approvalId, { approved: true, approver: 'bo' });
+    const result = await handle.result();
+
+    expect(result.text).toBe('Both done.');
+    expect(runs.filter((run) => run.toolCallId === `${first}-1`)).toHaveLength(1);
+    expect(runs.filter((run) => run.toolCallId === `${second}-1`)).toHaveLength(0);
+    const read = environment.model.requestsFor(parent)[1]?.messages.filter((message) => message.role === 'tool');
+    expect(read?.map((message) => String(message.content))).toEqual([
+      'Deleted one.log.',
+      expect.stringContaining('Sub-agent "reader" was denied every call it asked for'),
+    ]);
+    expectValidTranscripts(result);
+  });
+
+  it('are denied, and the sub-agents end, when the parent is superseded; a later decision changes nothing', async () => {
+    const parent = uniqueMarker();
+    const child = uniqueMarker();
+    environment.model.scriptFor(parent, {
+      toolCalls: [{ id: `${parent}-1`, name: 'reader', arguments: { task: `${child} clean` } }],
+    });
+    environment.model.scriptFor(child, {
+      toolCalls: [{ id: `${child}-1`, name: 'deleteFile', arguments: { path: 'old.log' } }],
+    });
+    const handle = await environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${parent} clean` }],
+      tools: ['reader'],
+    });
+    const [approval] = await waitForPending(handle, 1);
+    await handle.signal(supersedeTurnSignal, { reason: 'a newer message' });
+    const result = await handle.result();
+
+    expect(result.status).toBe('superseded');
+    const childResult = await environment.client.workflow.getHandle(`${handle.workflowId}/reader-1`).result();
+    expect(childResult.status).toBe('superseded');
+    expect(childResult.audit).toEqual([
+      expect.objectContaining({ approvalId: approval!.approvalId, decision: 'denied', reason: 'a newer message' }),
+    ]);
+    await expect(environment.tollgate.decide(approval!.approvalId, { approved: true, approver: 'bo' })).rejects.toThrow(
+      /denied|decided|closed/i,
+    );
+    expect(runs.filter((run) => run.toolCallId === `${child}-1`)).toHaveLength(0);
+    expectValidTranscripts(result, childResult);
+  });
+
+  it('keep waiting in a grandchild through a worker restart, and the tree finishes once decided', async () => {
+    const top = uniqueMarker();
+    const middle = uniqueMarker();
+    const bottom = uniqueMarker();
+    environment.model.scriptFor(
+      top,
+      { toolCalls: [{ id: `${top}-1`, name: 'editor', arguments: { task: `${middle} go` } }] },
+      { text: 'Done after the restart.' },
+    );
+    environment.model.scriptFor(
+      middle,
+      { toolCalls: [{ id: `${middle}-1`, name: 'reader', arguments: { task: `${bottom} go` } }] },
+      { text: 'Read.' },
+    );
+    environment.model.scriptFor(
+      bottom,
+      { toolCalls: [{ id: `${bottom}-1`, name: 'deleteFile', arguments: { path: 'draft.md' } }] },
+      { text: 'Deleted.' },
+    );
+    const handle = await environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${top} go` }],
+      tools: ['editor'],
+    });
+    const [approval] = await waitForPending(handle, 1);
+    await environment.stopWorker();
+    await environment.startWorker();
+    // The new worker replays all three turns from their histories and still shows the call at the top.
+    expect(await waitForPending(handle, 1)).toEqual([approval]);
+    await environment.tollgate.decide(approval!.approvalId, { approved: true, approver: 'bo' });
+    const result = await handle.result();
+
+    expect(result.text).toBe('Done after the restart.');
+    expect(result.treeSteps).toBe(6);
+    expect(runs.filter((run) => run.toolCallId === `${bottom}-1`)).toHaveLength(1);
+  });
+
+  it('are covered by a grant for the conversation, as the top turn itself would be', async () => {
+    const parent = uniqueMarker();
+    const child = uniqueMarker();
+    const workflowId = `granted-${child.slice(1, -1)}`;
+    await new GrantLedgerClient(environment.client, environment.taskQueue).grant(
+      { person: 'bo' },
+      { tools: ['deleteFile'], scope: { type: 'conversation', conversationId: workflowId }, uses: 1 },
+    );
+    environment.model.scriptFor(
+      parent,
+      { toolCalls: [{ id: `${parent}-1`, name: 'reader', arguments: { task: `${child} clean` } }] },
+      { text: 'Cleaned.' },
+    );
+    environment.model.scriptFor(
+      child,
+      { toolCalls: [{ id: `${child}-1`, name: 'deleteFile', arguments: { path: 'cache.tmp' } }] },
+      { text: 'Deleted cache.tmp.' },
+    );
+    const handle = await environment.tollgate.startTurn(
+      { messages: [{ role: 'user', content: `${parent} clean` }], tools: ['reader'], requester: 'ana' },
+      { workflowId },
+    );
+    const result = await handle.result();
+
+    expect(result.text).toBe('Cleaned.');
+    const childResult = await environment.client.workflow.getHandle(`${workflowId}/reader-1`).result();
+    expect(childResult.audit).toEqual([expect.objectContaining({ decision: 'approved', via: 'grant' })]);
+    expect(runs.filter((run) => run.toolCallId === `${child}-1`)).toHaveLength(1);
   });
 });

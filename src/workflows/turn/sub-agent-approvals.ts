@@ -1,0 +1,63 @@
+import type { PendingToolApproval } from '../../protocol';
+import { workflowIdOfApproval } from '../../protocol/approval-id';
+import { readTurnPendingApprovals } from '../guards/read-turn-pending-approvals';
+
+/**
+ * What a turn's running sub-agents wait for, as each last said (turn revision 14): every child turn signals its
+ * parent `turnPendingApprovals` whenever its list changes, and its list holds its own sub-agents' too, so the top
+ * turn knows the whole tree's. Only a running child's signal is taken, each read by `readTurnPendingApprovals`
+ * (bounded, shape-checked, every approval the child's own or under it); what a child said leaves when it ends.
+ */
+export class SubAgentApprovals {
+  private readonly lists = new Map<string, PendingToolApproval[]>();
+  /** Signals refused: not from a running sub-agent, or not well formed. */
+  refused = 0;
+
+  /** A sub-agent with this workflow id starts: its signals are taken until it ends. */
+  started(workflowId: string): void {
+    this.lists.set(workflowId, []);
+  }
+
+  /** The sub-agent ended; returns whether it had listed anything (which now leaves the turn's list). */
+  ended(workflowId: string): boolean {
+    const had = (this.lists.get(workflowId)?.length ?? 0) > 0;
+    this.lists.delete(workflowId);
+    return had;
+  }
+
+  /** Workflow ids of the running sub-agents. */
+  running(): string[] {
+    return [...this.lists.keys()];
+  }
+
+  /** Takes a `turnPendingApprovals` signal from a running sub-agent; returns whether its list changed. */
+  receive(payload: unknown): boolean {
+    const turnId = (payload as { turnId?: unknown } | null | undefined)?.turnId;
+    const from = typeof turnId === 'string' && this.lists.has(turnId) ? turnId : undefined;
+    const read = readTurnPendingApprovals(payload, from);
+    if ('invalid' in read || from === undefined) {
+      this.refused += 1;
+      return false;
+    }
+    const before = keyOf(this.lists.get(from) ?? []);
+    this.lists.set(from, read.pending);
+    return keyOf(read.pending) !== before;
+  }
+
+  /** What the running sub-agents wait for, in the order they started. */
+  pending(): PendingToolApproval[] {
+    return [...this.lists.values()].flat();
+  }
+
+  /** The workflow that waits for `approvalId` when one of the running sub-agents listed it. */
+  holderOf(approvalId: string): string | undefined {
+    for (const list of this.lists.values()) {
+      if (list.some((approval) => approval.approvalId === approvalId)) return workflowIdOfApproval(approvalId);
+    }
+    return undefined;
+  }
+}
+
+function keyOf(pending: readonly PendingToolApproval[]): string {
+  return pending.map((approval) => `${approval.approvalId}:${approval.votes?.length ?? 0}`).join(',');
+}
