@@ -15,7 +15,13 @@ import {
   type OperatorPolicy,
 } from './policy';
 import type { TurnActivityLimits } from './protocol';
-import { defaultContentStore, namedContentStoreFromEnvironment, type ContentStore } from './store';
+import {
+  defaultContentStore,
+  namedContentStoreFromEnvironment,
+  sharedRecordsFromEnvironment,
+  type ContentStore,
+  type SharedRecords,
+} from './store';
 import { checkWorkerStartup } from './startup/worker-startup-checks';
 import { createWorkspaceTools, describeToolSandbox, refuseUnsandboxedToolsWithSecrets } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
@@ -84,6 +90,12 @@ export interface TollgateWorkerOptions {
   approvalSecret?: string;
   /** Timeouts and attempts for the turn's model steps, tool runs and notices, where Tollgate's defaults do not fit. */
   activityLimits?: TurnActivityLimits;
+  /**
+   * The gateways' shared audit records (`sharedRecordsFromEnvironment()`, beside the content store): each call a
+   * standing grant lets through is written there, naming the grant and who gave it, so `GET /v1/audit` shows it.
+   * `npm run worker` passes them; without them, only the turn's own audit names the grant.
+   */
+  auditRecords?: SharedRecords;
   /**
    * Offer the model the built-in `proposePlan` tool: it proposes the calls it intends to make, a person approves them
    * as one, and each then runs once in that turn without asking (docs/asking-less.md). Default: off.
@@ -241,6 +253,7 @@ async function createWorker(
       onToolApproval: options.onToolApproval,
       notifiers: options.notifiers,
       ...(options.activityLimits && { activityLimits: options.activityLimits }),
+      ...(options.auditRecords && { auditRecords: options.auditRecords }),
       ...(options.planApproval === true && { planApproval: true }),
     }),
     ...(options.workflowBundle
@@ -292,6 +305,8 @@ async function main(): Promise<void> {
       planApproval: planApprovalFromEnvironment(),
       ...(process.env.TOLLGATE_APPROVAL_SECRET && { approvalSecret: process.env.TOLLGATE_APPROVAL_SECRET }),
       notifiers: notifiersFromEnvironment(),
+      // Where `npm run gateway` keeps its audit: grant uses appear in GET /v1/audit.
+      auditRecords: sharedRecordsFromEnvironment(),
     }).catch((error: unknown) => {
       if (!isTemporalPreflightError(error)) throw error;
       console.error(`Tollgate cannot start: ${error.message}`);

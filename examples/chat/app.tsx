@@ -34,7 +34,7 @@ function ToolCall({
   othersWaiting,
 }: {
   part: Part;
-  decide: (id: string, approved: boolean, reason?: string, input?: unknown) => void;
+  decide: (id: string, approved: boolean, reason?: string, input?: unknown, allowInChat?: boolean) => void;
   /**
    * A response is streaming in. After a reload that is the waiting turn's message coming back, which replaces
    * the part: a decision clicked meanwhile would be overwritten, so the buttons wait for the stream to end.
@@ -110,6 +110,15 @@ function ToolCall({
             onClick={() => decide(approval.id, true)}
           >
             Approve
+          </button>
+          <button
+            data-testid="allow-in-chat"
+            disabled={busy}
+            aria-label={`Approve ${call} and allow ${tool} in this chat`}
+            title={`Approve, and let later calls of ${tool} in this chat run without asking for 24 hours (you may not allow your own requests; a teammate can)`}
+            onClick={() => decide(approval.id, true, undefined, undefined, true)}
+          >
+            Allow in this chat
           </button>
           <label htmlFor={reasonId}>Reason for denying {tool} (optional)</label>
           <input
@@ -337,9 +346,9 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
   const lastAssistant = messages.findLast((message) => message.role === 'assistant');
   const waiting = waitingApprovals(lastAssistant);
   const blocked = waiting.length > 0 || busy;
-  const decide = (id: string, approved: boolean, reason?: string, input?: unknown) => {
+  const decide = (id: string, approved: boolean, reason?: string, input?: unknown, allowInChat?: boolean) => {
     unsent.current.add(id);
-    if (input !== undefined) {
+    if (input !== undefined || allowInChat) {
       // useChat's approval response has no field for changed arguments: they ride in the call's metadata, which the
       // decision keeps when it is sent (the gateway checks the right to edit and the tool's schema).
       setMessages((all) =>
@@ -351,7 +360,15 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
               .callProviderMetadata;
             return {
               ...part,
-              callProviderMetadata: { ...metadata, tollgate: { ...metadata?.tollgate, editedInput: input } },
+              callProviderMetadata: {
+                ...metadata,
+                tollgate: {
+                  ...metadata?.tollgate,
+                  ...(input !== undefined && { editedInput: input }),
+                  // "Allow in this chat": approve, and grant later calls of the tool in this conversation.
+                  ...(allowInChat && { allowInChat: true }),
+                },
+              },
             } as Part;
           }),
         })),

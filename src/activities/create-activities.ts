@@ -13,7 +13,9 @@ import { createNotifyApproval } from './notify-approval';
 import type { ApprovalNotifier } from '../notifications/notification-types';
 import { createToolActivities } from './tools/tool-activities';
 import { createTurnActivities } from './turn/turn-activities';
+import type { SharedRecords } from '../store/shared-records';
 import { claimGrantThroughLedger, createGrantActivities, type GrantActivities } from './grants/grant-activities';
+import { recordingGrantUses } from './grants/record-grant-uses';
 import type { TurnActivities } from './turn-activity-types';
 
 /** Where the model is and which one to use. */
@@ -59,6 +61,8 @@ export function createActivities(options: {
   activityLimits?: TurnActivityLimits;
   /** Consult standing grants before asking a person (default true); see docs/asking-less.md. */
   standingGrants?: boolean;
+  /** The gateways' shared audit records: each call a standing grant let through is written there for `GET /v1/audit`. */
+  auditRecords?: SharedRecords;
   /** Offer the model the built-in `proposePlan` tool (default false); see docs/asking-less.md. */
   planApproval?: boolean;
 }): TollgateActivities & TurnActivities & GrantActivities {
@@ -84,7 +88,11 @@ export function createActivities(options: {
       ...(options.approvalSecret !== undefined && { approvalSecret: options.approvalSecret }),
       ...(options.onToolApproval && { onToolApproval: options.onToolApproval }),
       ...(options.activityLimits && { activityLimits: options.activityLimits }),
-      ...(options.standingGrants !== false && { claimGrant: claimGrantThroughLedger }),
+      ...(options.standingGrants !== false && {
+        claimGrant: options.auditRecords
+          ? recordingGrantUses(claimGrantThroughLedger, options.auditRecords)
+          : claimGrantThroughLedger,
+      }),
       ...(options.planApproval === true && { planApproval: true }),
     }),
   };

@@ -168,3 +168,4 @@ export {
   type LedgerGrantInput,
   type LedgerRevokeInput,
 } from './grant-request';
+export { allowFromSetting, allowLabel } from './allow-setting';

@@ -102,6 +102,8 @@ export type GrantClaim =
       /** The grant's use limit. */
       uses?: number;
       expiresAt?: string;
+      /** When the ledger counted this call's use (the first time, for a repeated claim): names its audit record. */
+      claimedAt?: string;
     };
 
 /** Who may decide the call, as the worker resolved it for this call. */

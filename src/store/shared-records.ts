@@ -225,6 +225,19 @@ export function sharedRecordsFromUrl(url: string, environment: NodeJS.ProcessEnv
   });
 }
 
+/**
+ * The name of a record of the decision audit (`audit/<time>-<12 hex>.json`): named by time, so that listing returns
+ * records in time order and a window is read from its first moment. Gateways and workers (grant uses) write them.
+ */
+export function auditRecordName(time: Date, suffix: string): string {
+  return `audit/${auditRecordTime(time)}-${suffix}.json`;
+}
+
+/** A time as audit record names begin with it: ISO 8601 without colons, so names sort by time. */
+export function auditRecordTime(time: Date): string {
+  return time.toISOString().replace(/:/g, '');
+}
+
 /** The shared records beside the content store the environment names (see `contentStoreFromEnvironment`). */
 export function sharedRecordsFromEnvironment(environment: NodeJS.ProcessEnv = process.env): SharedRecords {
   return sharedRecordsFromUrl(storeUrlFromEnvironment(environment), environment);

@@ -456,6 +456,35 @@ describe('the example chat page in a browser', () => {
       await page.getByText('Not deleted.').waitFor({ timeout: 20_000 });
     });
   });
+  it("offers Allow in this chat, and says plainly why one may not allow one's own requests", async () => {
+    const marker = uniqueMarker();
+    stack.model.scriptFor(
+      marker,
+      { toolCalls: [{ name: 'deleteFile', arguments: { path: 'allow-own.txt' } }] },
+      { text: 'Done.' },
+    );
+    await inPage('allow-in-chat', async (page) => {
+      await page.goto(`${example.url}/?chat=allow-${marker.slice(6, 14)}`);
+      await page.getByTestId('input').fill(`${marker} delete allow-own.txt`);
+      await page.getByTestId('send').click();
+      const allow = page.getByRole('button', { name: /^Approve deleteFile .* and allow deleteFile in this chat$/ });
+      await allow.waitFor({ timeout: 20_000 });
+      expect(await allow.textContent()).toBe('Allow in this chat');
+      await allow.click();
+      const alert = page.getByTestId('error');
+      await alert.waitFor({ timeout: 20_000 });
+      expect(await alert.textContent()).toContain(
+        'Not allowed in this chat: "ana" may not grant for their own requests; someone else must. The call still waits for a decision.',
+      );
+      await keepScreenshot(page, 'chat-allow-refused');
+    });
+    // Refused, nothing was decided: the call still waits, and runs once someone approves it.
+    const { currentTurnId } = await stack.tollgate.conversationState(`chat:ana:allow-${marker.slice(6, 14)}`);
+    const pending = await stack.tollgate.pending({ workflowId: currentTurnId! });
+    expect(pending).toHaveLength(1);
+    expect(stack.runs.filter((run) => (run.input as { path?: string }).path === 'allow-own.txt')).toHaveLength(0);
+    await stack.tollgate.decide(pending[0]!.approvalId, { approved: true, approver: 'bob' });
+  });
 });
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {

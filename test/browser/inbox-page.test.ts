@@ -59,6 +59,21 @@ async function waitingTurn(pathName: string, requester = 'carol') {
   };
 }
 
+/** A turn whose one call is expected to run without asking: started, not waited on. */
+async function runningTurn(pathName: string, requester: string) {
+  const marker = uniqueMarker();
+  environment.model.scriptFor(
+    marker,
+    { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: pathName } }] },
+    { text: 'done' },
+  );
+  const handle = await environment.tollgate.startTurn({
+    messages: [{ role: 'user', content: `${marker} delete ${pathName}` }],
+    requester,
+  });
+  return { handle, runs: () => runs.filter((run) => run.toolCallId === `${marker}-1`) };
+}
+
 /** The list item of one approval. */
 function itemOf(page: Page, approvalId: string) {
   return page.locator(`li.approval[data-approval-id="${approvalId}"]`);
@@ -254,6 +269,102 @@ describe('the approver inbox in a browser', () => {
     } finally {
       await page.close();
       await fresh.close();
+    }
+  });
+
+  it('approves and allows with a preset, lists the grant, lets a covered call through, and revokes it in one click', async () => {
+    const page = await browser.newPage();
+    try {
+      await page.setExtraHTTPHeaders({ 'x-forwarded-email': 'ana@example.com' });
+      // A refusal is shown in the dialog: ana may not grant for her own requests.
+      const own = await waitingTurn('grants/mine.txt', 'ana');
+      await page.goto(`${gateway.url}/inbox`);
+      const ownItem = itemOf(page, own.approvalId);
+      await ownItem.waitFor({ timeout: 20_000 });
+      await ownItem.getByRole('button', { name: 'Approve and allow deleteFile…' }).click();
+      const ownDialog = ownItem.getByRole('dialog', { name: 'Approve deleteFile and allow calls like it' });
+      await ownDialog.waitFor();
+      await ownDialog.getByRole('button', { name: 'Approve and allow' }).click();
+      const alert = ownDialog.getByRole('alert');
+      await alert.filter({ hasText: 'may not grant for their own requests' }).waitFor({ timeout: 20_000 });
+      expect(await alert.innerText()).toBe(
+        'Not allowed: "ana" may not grant for their own requests; someone else must.',
+      );
+      mkdirSync(lookFolder, { recursive: true });
+      await page.screenshot({ path: path.join(lookFolder, 'inbox-allow-refused.png'), fullPage: true });
+      await ownDialog.getByRole('button', { name: 'Cancel' }).click();
+      expect(await ownDialog.isVisible()).toBe(false);
+      // Refused, the approval still waits.
+      expect(await ownItem.getByRole('button', { name: 'Approve deleteFile', exact: true }).isEnabled()).toBe(true);
+      await environment.tollgate.decide(own.approvalId, { approved: false, approver: 'bob', reason: 'not now' });
+
+      // dave's request: ana approves it and allows dave's next 10 uses of deleteFile.
+      const first = await waitingTurn('grants/a.txt', 'dave');
+      const item = itemOf(page, first.approvalId);
+      await item.waitFor({ timeout: 20_000 });
+      await item.getByRole('button', { name: 'Approve and allow deleteFile…' }).click();
+      const dialog = item.getByRole('dialog', { name: 'Approve deleteFile and allow calls like it' });
+      await dialog.waitFor();
+      expect(await dialog.getByRole('radio', { name: '1 hour' }).isChecked()).toBe(true);
+      expect(await dialog.getByRole('radio', { name: 'This conversation’s' }).isChecked()).toBe(true);
+      await dialog.getByRole('radio', { name: 'The next 10 uses' }).check();
+      await dialog.getByRole('radio', { name: 'Every request by dave' }).check();
+      await page.screenshot({ path: path.join(lookFolder, 'inbox-allow-dialog.png'), fullPage: true });
+      await dialog.getByRole('button', { name: 'Approve and allow' }).click();
+      const outcome = item.locator('.outcome');
+      await outcome.filter({ hasText: 'deleteFile approved by you' }).waitFor({ timeout: 20_000 });
+      expect(await outcome.innerText()).toMatch(
+        /^deleteFile approved by you\. Allowed without asking: deleteFile for requests by dave, for the next 10 uses \(grant grant-[0-9a-f]+; revoke it under Standing grants\)\.$/,
+      );
+      const grantId = /grant grant-([0-9a-f]+)/.exec(await outcome.innerText())![0].slice('grant '.length);
+      expect(await dialog.count()).toBe(0);
+      expect(first.runs()).toHaveLength(1);
+
+      // dave's next call is covered: it runs without asking, and its audit names the grant and who gave it.
+      const second = await runningTurn('grants/b.txt', 'dave');
+      const covered = await second.handle.result();
+      expect(covered.audit).toEqual([
+        expect.objectContaining({
+          decision: 'approved',
+          via: 'grant',
+          approver: 'ana',
+          grant: { grantId, grantedBy: 'ana' },
+        }),
+      ]);
+      expect(second.runs()).toHaveLength(1);
+
+      // The grants page lists it with its use count, expiry and giver; Revoke is one click.
+      await page.getByRole('link', { name: 'Standing grants' }).first().click();
+      await page.getByRole('heading', { name: 'Standing grants' }).waitFor();
+      const row = page.locator(`table.grants tr[data-grant-id="${grantId}"]`);
+      expect(await row.locator('th').innerText()).toContain('deleteFile');
+      expect(await row.locator('td').nth(0).innerText()).toBe('requests by dave');
+      expect(await row.locator('td.uses').innerText()).toBe('1 of 10');
+      expect(await row.locator('td.expiry').innerText()).toBe('no time limit');
+      expect(await row.locator('td.given').innerText()).toContain('ana (you)');
+      await page.screenshot({ path: path.join(lookFolder, 'inbox-grants.png'), fullPage: true });
+      await row.getByRole('button', { name: 'Revoke the grant for deleteFile given by ana' }).click();
+      await page
+        .getByRole('status')
+        .filter({ hasText: `Revoked ${grantId}` })
+        .waitFor();
+      const ended = page.getByRole('table', { name: 'Ended in the last day' });
+      expect(await ended.locator(`tr[data-grant-id="${grantId}"] td`).last().innerText()).toBe('revoked by ana');
+      expect(await page.getByRole('table', { name: 'In force' }).count()).toBe(0);
+      await page.screenshot({ path: path.join(lookFolder, 'inbox-grants-revoked.png'), fullPage: true });
+
+      // Revoked: dave's next call asks again.
+      const third = await waitingTurn('grants/c.txt', 'dave');
+      expect(third.runs()).toHaveLength(0);
+      await environment.tollgate.decide(third.approvalId, { approved: false, approver: 'bob', reason: 'enough' });
+    } catch (error) {
+      mkdirSync(failureFolder, { recursive: true });
+      await page
+        .screenshot({ path: path.join(failureFolder, 'inbox-grants.png'), fullPage: true })
+        .catch(() => undefined);
+      throw error;
+    } finally {
+      await page.close();
     }
   });
 });

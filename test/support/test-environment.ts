@@ -10,6 +10,7 @@ import { pendingToolApprovalsQuery } from '../../src/workflows/definitions';
 import type { ApprovalNotifier } from '../../src/notifications/notification-types';
 import type { Tool } from '../../src/tools';
 import type { McpServerConfigs } from '../../src/tools/mcp';
+import type { SharedRecords } from '../../src/store/shared-records';
 import { createTollgateWorker } from '../../src/worker';
 import type { OperatorPolicy } from '../../src/policy';
 import type { TurnActivityLimits } from '../../src/protocol';
@@ -64,6 +65,8 @@ export async function createTestEnvironment(options: {
   address?: string;
   /** MCP servers whose tools the worker offers beside `tools` (it connects at each start, closes at each stop). */
   mcpServers?: McpServerConfigs;
+  /** The gateways' shared audit records, where the worker writes each call a standing grant let through. */
+  auditRecords?: SharedRecords;
   /** Offer the model the built-in `proposePlan` tool (plan approval). */
   planApproval?: boolean;
 }): Promise<TestEnvironment> {
@@ -95,6 +98,7 @@ export async function createTestEnvironment(options: {
         notifiers: options.notifiers,
         policy: options.policy ?? {},
         ...(options.activityLimits && { activityLimits: options.activityLimits }),
+        ...(options.auditRecords && { auditRecords: options.auditRecords }),
         ...(options.planApproval && { planApproval: true }),
         approvalSecret: testApprovalSecret,
         model: { baseURL: model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },

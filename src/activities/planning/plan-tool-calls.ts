@@ -50,8 +50,11 @@ export interface PlanningContext {
   proposePlan?: (call: ToolCallPart, context: PlanningContext) => PlannedToolCall;
 }
 
-/** Asks the grant ledger to let one call through (see `GrantLedgerClient.claim`). */
-export type GrantClaimer = (input: LedgerClaimInput) => Promise<GrantClaim>;
+/**
+ * Asks the grant ledger to let one call through (see `GrantLedgerClient.claim`); `about` names the call's approval, for
+ * the audit record of a use.
+ */
+export type GrantClaimer = (input: LedgerClaimInput, about?: { approvalId: string }) => Promise<GrantClaim>;
 
 /**
  * Decides the fate of each call of a step: refused (the model reads why), run at once, or held for
@@ -252,23 +255,26 @@ async function claimGrants(plans: PlannedToolCall[], context: PlanningContext): 
         return;
       const approvers = plan.approval.rights?.approvers;
       try {
-        const answer = await claim({
-          claimId: `${context.workflowId}#${context.step}#${index}`,
-          call: {
-            workflowId: context.workflowId,
-            // A sub-agent's calls belong to its top turn's conversation.
-            conversationId: conversationIdOf(topTurnIdOf(context.workflowId, context.subAgentDepth)),
-            ...(context.requester !== undefined && { requester: context.requester }),
-            toolName: plan.call.toolName,
-            input: plan.call.input,
-            inputDigest: plan.approval.inputDigest,
+        const answer = await claim(
+          {
+            claimId: `${context.workflowId}#${context.step}#${index}`,
+            call: {
+              workflowId: context.workflowId,
+              // A sub-agent's calls belong to its top turn's conversation.
+              conversationId: conversationIdOf(topTurnIdOf(context.workflowId, context.subAgentDepth)),
+              ...(context.requester !== undefined && { requester: context.requester }),
+              toolName: plan.call.toolName,
+              input: plan.call.input,
+              inputDigest: plan.approval.inputDigest,
+            },
+            rights: { ...(approvers && { approvers }), quorum: 1 },
+            limits: resolveGrantLimits(context.policy, plan.call.toolName),
+            ...(context.grantKeys !== undefined && { trustedKeys: context.grantKeys }),
           },
-          rights: { ...(approvers && { approvers }), quorum: 1 },
-          limits: resolveGrantLimits(context.policy, plan.call.toolName),
-          ...(context.grantKeys !== undefined && { trustedKeys: context.grantKeys }),
-        });
+          { approvalId: plan.approval.approvalId },
+        );
         if (!answer.covered) return;
-        const { covered: _covered, ...use } = answer;
+        const { covered: _covered, claimedAt: _claimedAt, ...use } = answer;
         plan.approval.grant = use;
       } catch (error) {
         context.notes.push(

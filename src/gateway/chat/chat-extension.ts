@@ -48,6 +48,7 @@ export function chatChannel(options: ChatExtensionOptions): GatewayExtension {
         ...options,
         tollgate: context.tollgate,
         decisions: context.decisions,
+        grants: context.grants,
         authenticate: (authorization) => {
           const grant = verifyBearerToken(authorization ?? undefined, options.tokens);
           return grant && { person: grant.identity, scopes: new Set<string>(grant.scopes) };

@@ -6,9 +6,10 @@ import {
   type UIMessageChunk,
 } from 'ai';
 import type { TollgateClient } from '../../client';
-import type { ConversationInput, PendingToolApproval } from '../../protocol';
+import type { Allow, ConversationInput, PendingToolApproval } from '../../protocol';
 import { submitToolOutputUpdate } from '../../workflows/definitions';
 import { isKeptInAudit, type ApprovalDecisions, type DecisionRequest } from '../decisions/approval-decisions';
+import type { StandingGrants } from '../decisions/standing-grants';
 import { GatewayError, isGatewayError } from '../http/gateway-error';
 import { problemBodyOf, problemContentType } from '../http/problem-handler';
 import { toGatewayError } from '../http/to-gateway-error';
@@ -26,6 +27,14 @@ export interface ChatHandlerOptions {
   tollgate: TollgateClient;
   /** The gateway's decision path: approver rights, quorum, the decision audit. */
   decisions: ApprovalDecisions;
+  /**
+   * Standing grants, for "Allow in this chat" (an approval whose part carries `callProviderMetadata.tollgate.allowInChat`):
+   * approve, and grant calls of the tool in this conversation, through the same rules as every grant. Without it,
+   * such a decision is refused.
+   */
+  grants?: StandingGrants;
+  /** The bounds of "Allow in this chat" (default `{ for: '24h' }`); its scope is always the conversation. */
+  allowInChat?: Pick<Allow, 'for' | 'uses'>;
   /**
    * Who the request's `Authorization` header stands for, or undefined to refuse it (401). With `scopes`, a new
    * message needs `turns:start`, a decision `approvals:decide` and a resume `turns:read`.
@@ -344,6 +353,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
       options.decisions.recordRefusal({ person: user, identity: `token:${user}` }, 'chat', request, refusal, turnId);
     const recorded = new Map(before.audit.map((entry) => [entry.approvalId, entry]));
     const decisions: DecisionRequest[] = [];
+    const allowing: DecisionRequest[] = [];
     const problems: string[] = [];
     const awaited = new Set(before.awaitingOutput.map((call) => call.toolCallId));
     const outputs: Array<{ toolCallId: string; output: unknown } | { toolCallId: string; error: string }> = [];
@@ -354,9 +364,12 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         const earlier = recorded.get(approvalId);
         // An editor's arguments ride in the part's metadata (useChat's approval response has no field for them);
         // the decision path checks the right to edit and the tool's schema like any other channel's.
-        const editedInput = (part.callProviderMetadata?.tollgate as { editedInput?: unknown } | undefined)?.editedInput;
+        const marks = part.callProviderMetadata?.tollgate as
+          { editedInput?: unknown; allowInChat?: unknown } | undefined;
+        const editedInput = marks?.editedInput;
         if (pendingIds.has(approvalId)) {
-          decisions.push({
+          // "Allow in this chat": approve, and grant calls like it in this conversation (the grant rules decide).
+          (approved && marks?.allowInChat === true ? allowing : decisions).push({
             approvalId,
             approved,
             ...(reason !== undefined && reason !== '' && { reason }),
@@ -391,6 +404,22 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         await options.decisions.decideBatch({ person: user, identity: `token:${user}` }, turnId, decisions);
       } catch (error) {
         problems.push(toGatewayError(error).detail);
+      }
+    }
+    for (const decision of allowing) {
+      try {
+        if (!options.grants) {
+          const refusal = new GatewayError(
+            'forbidden',
+            'Allow in this chat is not available here; approve the call on its own.',
+          );
+          await options.decisions.recordRefusal({ person: user, identity: `token:${user}` }, 'chat', decision, refusal);
+          throw refusal;
+        }
+        const allow: Allow = { ...(options.allowInChat ?? { for: '24h' }), scope: 'conversation' };
+        await options.grants.approveAndAllow({ person: user, identity: `token:${user}` }, decision, allow, 'chat');
+      } catch (error) {
+        problems.push(`Not allowed in this chat: ${toGatewayError(error).detail} The call still waits for a decision.`);
       }
     }
     for (const output of outputs) {

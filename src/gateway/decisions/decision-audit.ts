@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
-import type { SharedRecords } from '../../store/shared-records';
+import { auditRecordName, auditRecordTime, type SharedRecords } from '../../store/shared-records';
 import { auditPageSize } from '../http/gateway-schemas';
 import { neutraliseText } from './neutralise-text';
 
-/** Through which door a decision attempt came; `message`: inside the messages of `POST /v1/turns` (a halted turn's continuation). */
-export type DecisionAttemptChannel = 'rest' | 'slack' | 'email' | 'chat' | 'message' | 'inbox';
+/**
+ * Through which door a decision attempt came; `message`: inside the messages of `POST /v1/turns` (a halted turn's
+ * continuation); `grant`: a call a standing grant let through, recorded by the worker that claimed it.
+ */
+export type DecisionAttemptChannel = 'rest' | 'slack' | 'email' | 'chat' | 'message' | 'inbox' | 'grant';
 
 /**
  * What became of an attempt: `recorded` (the turn took it), `repeat` (the same decision was already
@@ -57,10 +60,11 @@ export interface DecisionAttempt {
   coalesced?: { count: number; since: string };
   /**
    * Set on a standing grant given or revoked (docs/asking-less.md), not a decision on one call: `approvalId` is the
-   * approval it was given with, or `grant:<grantId>`; `approved` is true for a grant, false for a revocation.
+   * approval it was given with, or `grant:<grantId>`; `approved` is true for a grant, false for a revocation. With
+   * `use`, a call the grant let through without asking: `approver` is who gave the grant, `approvalId` the call's.
    */
   grant?: {
-    action: 'grant' | 'revoke';
+    action: 'grant' | 'revoke' | 'use';
     grantId?: string;
     /** What it covers: tools or an MCP server, scope, time and uses, as one line. */
     summary?: string;
@@ -149,7 +153,7 @@ export class DecisionAudit {
   private async share(attempt: DecisionAttempt): Promise<void> {
     if (!this.shared) return;
     // Named by the time it was written and a random suffix: listing returns records in time order.
-    const name = `audit/${recordTime(new Date())}-${randomBytes(6).toString('hex')}.json`;
+    const name = auditRecordName(new Date(), randomBytes(6).toString('hex'));
     await this.shared.create(name, JSON.stringify(attempt));
     this.remember(name, attempt);
   }
@@ -189,7 +193,7 @@ export class DecisionAudit {
       };
     }
     // Records are named by the time they were written: a window's first page starts at its first moment.
-    const from = after ?? (filter.since === undefined ? undefined : `audit/${recordTime(filter.since)}`);
+    const from = after ?? (filter.since === undefined ? undefined : `audit/${auditRecordTime(filter.since)}`);
     const names = await shared.list('audit', { ...(from !== undefined && { after: from }), limit });
     const unseen = names.filter((name) => !this.sharedSeen.has(name));
     for (let start = 0; start < unseen.length; start += 16) {
@@ -233,9 +237,4 @@ function matches(attempt: DecisionAttempt, filter: DecisionAttemptFilter): boole
     (filter.workflowId === undefined || attempt.workflowId === filter.workflowId) &&
     (filter.since === undefined || Date.parse(attempt.at) >= filter.since.getTime())
   );
-}
-
-/** A time as audit record names begin with it: ISO 8601 without colons, so names sort by time. */
-function recordTime(time: Date): string {
-  return time.toISOString().replace(/:/g, '');
 }

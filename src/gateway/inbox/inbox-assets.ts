@@ -29,12 +29,28 @@ button:disabled{opacity:.5;cursor:default}
 .suggestions{list-style:none;padding:0;margin:.5em 0}
 .suggestion{background:#fff;border:1px solid #d0d7de;border-radius:6px;padding:.6em 1em;margin:0 0 .6em}
 .suggestion p{margin:.3em 0}
+button.allow{background:#fff;color:#1a7f37;border-color:#1a7f37}
+dialog.allow-dialog{border:1px solid #d0d7de;border-radius:8px;max-width:34em;padding:1.2em 1.5em;color:#1f2328}
+dialog.allow-dialog::backdrop{background:rgba(31,35,40,.5)}
+dialog h3{margin:0 0 .4em;font-size:1.15em}
+fieldset{border:1px solid #d0d7de;border-radius:6px;margin:.7em 0;padding:.4em .9em .6em}
+legend{font-weight:600;padding:0 .3em}
+fieldset label{display:block;padding:.25em 0}
+fieldset:disabled label{color:#57606a}
+.allow-error:empty{display:none}.allow-error{color:#cf222e;font-weight:600;border-left:4px solid #cf222e;padding:.3em .6em;background:#ffebe9}
+table.grants{width:100%;border-collapse:collapse;background:#fff;margin:1em 0;border:1px solid #d0d7de}
+table.grants caption{text-align:left;font-weight:600;font-size:1.15em;padding:.4em 0}
+.grants th,.grants td{border-bottom:1px solid #d0d7de;padding:.5em .6em;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+.grants thead th{background:#f6f8fa;font-size:.9em}
+.grants form{margin:0}.grants button{white-space:nowrap}
+.grants th[scope=row] .hint{font-weight:400;font-size:.85em}
+.notice{background:#dafbe1;border:1px solid #1a7f37;border-radius:6px;padding:.5em 1em}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;
 
 /**
  * The inbox's script: decides through `POST /inbox/approvals/:approvalId/decision` without reloading, approves
- * several at once, shows the edit form, keeps ages and expiries current, and polls `GET /inbox/approvals` to add
+ * several at once, shows the edit form and the "Approve and allow…" dialog, keeps ages and expiries current, and polls `GET /inbox/approvals` to add
  * approvals that arrive (announced through the live region) and close those decided or expired elsewhere (their
  * buttons go). No inline handlers: the CSP allows this file only.
  */
@@ -92,7 +108,8 @@ export const inboxScript = `'use strict';
   function close(li, text, isError) {
     var hadFocus = li.contains(document.activeElement);
     li.classList.add('closed');
-    Array.prototype.forEach.call(li.querySelectorAll('form, input.select'), function (element) { element.remove(); });
+    Array.prototype.forEach.call(li.querySelectorAll('dialog'), function (dialog) { if (dialog.open) dialog.close(); });
+    Array.prototype.forEach.call(li.querySelectorAll('form, input.select, dialog, button.allow'), function (element) { element.remove(); });
     var outcome = li.querySelector('.outcome');
     outcome.textContent = text;
     outcome.classList.toggle('error', Boolean(isError));
@@ -122,7 +139,25 @@ export const inboxScript = `'use strict';
       return { ok: false, status: 0, body: { detail: 'The gateway could not be reached; try again.' } };
     });
   }
-  function decide(li, body) {
+  // A preset as the REST decision's \`allow\`: "today" ends at midnight on this person's clock.
+  function allowOf(preset, scope) {
+    var allow = { scope: scope };
+    if (preset === 'today') {
+      var midnight = new Date();
+      midnight.setHours(24, 0, 0, 0);
+      allow.for = Math.max(60000, Math.round(midnight.getTime() - Date.now()));
+    } else if (preset === 'conversation') {
+      allow.for = '24h';
+      allow.scope = 'conversation';
+    } else if (preset === 'uses-10') {
+      allow.uses = 10;
+    } else {
+      allow.for = '1h';
+    }
+    return allow;
+  }
+  // With \`dialog\` (Approve and allow…), a refusal is shown in the dialog, which stays open to choose again or cancel.
+  function decide(li, body, dialog) {
     var tool = li.dataset.tool;
     Array.prototype.forEach.call(li.querySelectorAll('button'), function (button) { button.disabled = true; });
     li.dataset.deciding = '1';
@@ -147,7 +182,11 @@ export const inboxScript = `'use strict';
       var detail = (answer.body && (answer.body.detail || answer.body.title)) || 'The decision failed.';
       var kind = String((answer.body && answer.body.type) || '').split(':').pop();
       if (answer.status === 404 || kind === 'expired' || kind === 'turn-closed') close(li, detail, true);
-      else {
+      else if (dialog && dialog.open) {
+        var error = dialog.querySelector('.allow-error');
+        error.textContent = 'Not allowed: ' + detail;
+        Array.prototype.forEach.call(li.querySelectorAll('button'), function (button) { button.disabled = false; });
+      } else {
         showError(li, detail);
         Array.prototype.forEach.call(li.querySelectorAll('button'), function (button) { button.disabled = false; });
       }
@@ -161,6 +200,17 @@ export const inboxScript = `'use strict';
     var form = event.target;
     var li = form.closest('li.approval');
     if (!li || !open(li)) return;
+    if (form.classList.contains('allow-form')) {
+      var chosen = form.querySelector('input[name=preset]:checked');
+      var whose = form.querySelector('input[name=scope]:checked');
+      var allowBody = { approved: true, allow: allowOf(chosen ? chosen.value : '1h', whose ? whose.value : 'conversation') };
+      var note = li.querySelector('form.decide textarea[name=reason]');
+      if (note && note.value.trim()) allowBody.reason = note.value.trim();
+      if (li.dataset.digest) allowBody.argumentsDigest = li.dataset.digest;
+      form.querySelector('.allow-error').textContent = '';
+      decide(li, allowBody, form.closest('dialog'));
+      return;
+    }
     if (form.classList.contains('edit-form')) {
       var text = form.querySelector('textarea[name=input]').value;
       var input;
@@ -180,7 +230,14 @@ export const inboxScript = `'use strict';
     var target = event.target;
     var li = target.closest && target.closest('li.approval');
     if (!li) return;
-    if (target.classList.contains('edit')) {
+    if (target.classList.contains('allow')) {
+      var dialog = li.querySelector('dialog.allow-dialog');
+      dialog.querySelector('.allow-error').textContent = '';
+      dialog.showModal();
+    } else if (target.classList.contains('cancel-allow')) {
+      target.closest('dialog').close();
+      li.querySelector('button.allow').focus();
+    } else if (target.classList.contains('edit')) {
       var editForm = li.querySelector('form.edit-form');
       editForm.hidden = false;
       editForm.querySelector('textarea').focus();
@@ -191,6 +248,13 @@ export const inboxScript = `'use strict';
   });
   list.addEventListener('change', function (event) {
     if (event.target.classList.contains('select')) updateSelection();
+    // "This conversation" is a scope as well as a span: the scope choice is then fixed.
+    if (event.target.name === 'preset') {
+      var scopes = event.target.form.querySelector('fieldset.scopes');
+      var inConversation = event.target.value === 'conversation';
+      if (inConversation) scopes.querySelector('input[value=conversation]').checked = true;
+      scopes.disabled = inConversation;
+    }
   });
   approveSelected.addEventListener('click', function () {
     var chosen = items().filter(function (li) { var box = li.querySelector('input.select'); return box && box.checked && open(li); });

@@ -11,7 +11,7 @@ import { LocalUsedTokenStore, type UsedTokenStore } from '../email/used-token-st
 import type { GatewayContext } from '../gateway-context';
 import type { GatewayExtension } from '../gateway-options';
 import { GatewayError } from '../http/gateway-error';
-import { approvalParamsSchema, decisionBodySchema } from '../http/gateway-schemas';
+import { approvalParamsSchema, decisionBodySchema, grantParamsSchema } from '../http/gateway-schemas';
 import { parseInput } from '../http/parse-input';
 import { toGatewayError } from '../http/to-gateway-error';
 import { renderApprovalStatsChart } from '../stats/approval-stats-chart';
@@ -26,6 +26,7 @@ import { renderSuggestions } from '../suggestions/render-suggestions';
 import { listPendingApprovals } from '../turns/list-pending-approvals';
 import { withReadDeadline } from '../turns/turn-reads';
 import { inboxAssetPaths, inboxScript, inboxStyle } from './inbox-assets';
+import { allowedSentence, grantsPage, inboxGrantPaths } from './inbox-grants-page';
 import { inboxPersonOf } from './inbox-person';
 import {
   approvalItemHtml,
@@ -54,6 +55,8 @@ export const inboxPaths = {
   approvals: '/inbox/approvals',
   stats: '/inbox/stats',
   decision: '/inbox/approvals/:approvalId/decision',
+  grants: inboxGrantPaths.list,
+  revokeGrant: inboxGrantPaths.revoke,
 } as const;
 
 /** How sign-in mails are sent: the email channel's SMTP transport and sender. */
@@ -145,6 +148,8 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
       inboxPaths.stats,
       inboxPaths.approvals,
       inboxPaths.decision,
+      inboxPaths.grants,
+      inboxPaths.revokeGrant,
     ],
     async register(app, context) {
       const log = app.log;
@@ -300,6 +305,38 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
               ...(mayReadStats(user.person) && { statsUrl: inboxPaths.stats }),
             }),
           );
+        });
+
+        // The standing grants: in force (use count, expiry, who gave them) with a one-click Revoke, and recently ended.
+        scope.get(inboxPaths.grants, async (request, reply) => {
+          const user = await userOf(request);
+          if (user === 'refused') return sendInboxPage(reply, notAllowedPage());
+          if (!user) return sendInboxPage(reply, signInPage({ emailSignIn }));
+          const revoked = revokedQueryOf(request.query);
+          const grants = await context.grants.list();
+          const gone = revoked !== undefined ? grants.find((grant) => grant.grantId === revoked) : undefined;
+          const notice =
+            gone?.revokedAt !== undefined
+              ? `Revoked ${gone.grantId}: from now on, calls it covered ask again.`
+              : undefined;
+          return sendInboxPage(reply, grantsPage(user, grants, new Date(), { ...(notice && { notice }) }));
+        });
+
+        scope.post(inboxPaths.revokeGrant, async (request, reply) => {
+          if (originRefusal(request)) return sendInboxPage(reply, foreignFormPage());
+          const user = await userOf(request);
+          if (user === 'refused') return sendInboxPage(reply, notAllowedPage());
+          if (!user) return sendInboxPage(reply, signInPage({ emailSignIn }));
+          const { grantId } = parseInput(grantParamsSchema, request.params, 'params');
+          const verdict = context.decisionLimiter.take(user.person);
+          if (!verdict.allowed) {
+            throw new GatewayError(
+              'rate-limited',
+              `Too many decisions by you; try again in ${verdict.retryAfterSeconds} s.`,
+            );
+          }
+          await context.grants.revoke({ person: user.person, identity: user.identity }, grantId, 'inbox');
+          return inboxHeaders(reply).redirect(`${inboxPaths.grants}?revoked=${encodeURIComponent(grantId)}`, 303);
         });
 
         scope.post(inboxPaths.signIn, { onRequest: limited }, async (request, reply) => {
@@ -493,6 +530,12 @@ export function inboxExtension(options: InboxExtensionOptions): GatewayExtension
               ),
             );
           }
+          // "Approve and allow…": the one path every channel takes (the rules decide there, not on this page).
+          if (body.allow) {
+            const { allowed, ...recorded } = await context.grants.approveAndAllow(actor, decision, body.allow, 'inbox');
+            const sentence = `${sentenceOf(recorded, user.person)} ${allowedSentence(allowed, new Date())}`;
+            return { approvalId, decision: recorded.decision, sentence, recorded, allowed };
+          }
           const recorded = await context.decisions.decideOne(actor, decision, 'inbox');
           return { approvalId, decision: recorded.decision, sentence: sentenceOf(recorded, user.person), recorded };
         });
@@ -531,6 +574,12 @@ function parseSignInForm(body: unknown): string {
     throw new GatewayError('invalid-request', 'Send one field, email, with your address.');
   }
   return (emails[0] as string).trim();
+}
+
+/** The grant a revocation redirected back about (`?revoked=grant-…`), when the query names one. */
+function revokedQueryOf(query: unknown): string | undefined {
+  const value = (query as Record<string, unknown> | undefined)?.revoked;
+  return typeof value === 'string' && /^grant-[0-9a-f]{8,32}$/.test(value) ? value : undefined;
 }
 
 function cookieOf(request: FastifyRequest): string | undefined {

@@ -46,7 +46,7 @@ export function sendInboxPage(reply: FastifyReply, page: InboxPage): FastifyRepl
 export function inboxMessagePage(status: number, title: string, message: string): InboxPage {
   return {
     status,
-    html: layout(
+    html: inboxLayout(
       title,
       `<h1>${escapeHtml(title)}</h1>\n<p>${escapeHtml(message)}</p>\n<p><a href="/inbox">Back to the inbox</a></p>`,
     ),
@@ -65,7 +65,7 @@ export function signInPage(options: { emailSignIn: boolean; note?: string }): In
     : '<p>Sign-in by email is not set up on this gateway; open the inbox through your company’s sign-in proxy.</p>';
   return {
     status: 200,
-    html: layout(
+    html: inboxLayout(
       'Sign in',
       `<h1>Sign in to the approval inbox</h1>\n${options.note ? `<p role="alert">${escapeHtml(options.note)}</p>\n` : ''}${form}`,
     ),
@@ -85,7 +85,7 @@ export function signInSentPage(): InboxPage {
 export function confirmSignInPage(address: string): InboxPage {
   return {
     status: 200,
-    html: layout(
+    html: inboxLayout(
       'Sign in',
       `<h1>Sign in to the approval inbox</h1>
 <p>You are signing in as <strong>${escapeHtml(address)}</strong> on this browser.</p>
@@ -121,10 +121,10 @@ export function inboxPage(
       : '';
   return {
     status: 200,
-    html: layout(
+    html: inboxLayout(
       'Approval inbox',
       `<header class="top"><h1>Approvals waiting for you</h1>
-<p class="who">Signed in as <strong>${escapeHtml(viewer.person)}</strong> (${escapeHtml(viewer.address)})</p>${signOut}</header>
+<p class="who">Signed in as <strong>${escapeHtml(viewer.person)}</strong> (${escapeHtml(viewer.address)}) · <a href="/inbox/grants">Standing grants</a></p>${signOut}</header>
 <section id="stats" aria-label="Approval statistics"${options.statsUrl ? ` data-src="${escapeHtml(options.statsUrl)}"` : ' hidden'}></section>
 <div class="toolbar">
 <button type="button" id="approve-selected" disabled>Approve selected</button>
@@ -195,14 +195,46 @@ export function approvalItemHtml(approval: InboxApproval, person: string, now: D
 <form class="decide">
 <p><label for="${key}-reason">Reason for ${tool} (optional; the model reads it when you deny)</label><br>
 <textarea id="${key}-reason" name="reason" rows="2" maxlength="2000"></textarea></p>
-<p class="buttons">${voted ? '' : `<button type="submit" class="approve" value="approve">Approve ${tool}</button> `}<button type="submit" class="deny" value="deny">Deny ${tool}</button>${
+<p class="buttons">${voted ? '' : `<button type="submit" class="approve" value="approve">Approve ${tool}</button> <button type="button" class="allow">Approve and allow ${tool}…</button> `}<button type="submit" class="deny" value="deny">Deny ${tool}</button>${
     mayEdit ? ` <button type="button" class="edit">Edit arguments of ${tool}…</button>` : ''
   }</p>
 </form>
 ${editForm}
+${voted ? '' : allowDialogHtml(key, tool, approval.requester)}
 <p class="outcome" role="status" tabindex="-1"></p>
 </article>
 </li>`;
+}
+
+/**
+ * "Approve and allow…": a dialog of presets (1 hour, the rest of today, this conversation, the next 10 uses) and whose
+ * calls it covers. The page sends what is chosen as the REST decision's `allow`; whether the grant may be given is the
+ * gateway's one rule (approver rights, self-grant, quorum, the operator's policy), and a refusal is shown here.
+ */
+function allowDialogHtml(key: string, tool: string, requester: string | undefined): string {
+  const preset = (value: string, text: string, checked = false) =>
+    `<label><input type="radio" name="preset" value="${value}"${checked ? ' checked' : ''}> ${text}</label>`;
+  const scope = (value: string, text: string, checked = false) =>
+    `<label><input type="radio" name="scope" value="${value}"${checked ? ' checked' : ''}> ${text}</label>`;
+  return `<dialog class="allow-dialog" aria-labelledby="${key}-allow-title">
+<form class="allow-form" method="dialog">
+<h3 id="${key}-allow-title">Approve <code>${tool}</code> and allow calls like it</h3>
+<p class="hint">This call runs now. Later calls of <code>${tool}</code> that the grant covers run without asking anyone, until it ends; revoke it at any time under <a href="/inbox/grants">Standing grants</a>.</p>
+<fieldset class="presets"><legend>Allow for</legend>
+${preset('1h', '1 hour', true)}
+${preset('today', 'The rest of today')}
+${preset('conversation', 'This conversation (up to 24 hours)')}
+${preset('uses-10', 'The next 10 uses')}
+</fieldset>
+<fieldset class="scopes"><legend>Whose calls</legend>
+${scope('conversation', 'This conversation’s', true)}
+${requester !== undefined ? scope('requester', `Every request by ${escapeHtml(requester)}`) : ''}
+${scope('everyone', 'Everyone’s')}
+</fieldset>
+<p class="allow-error" role="alert"></p>
+<p class="buttons"><button type="submit" class="approve" value="allow">Approve and allow</button> <button type="button" class="cancel-allow">Cancel</button></p>
+</form>
+</dialog>`;
 }
 
 /** Quorum progress in words. */
@@ -233,7 +265,8 @@ function span(ms: number): string {
   return `${Math.floor(hours / 24)} days`;
 }
 
-function layout(title: string, body: string): string {
+/** The inbox's page frame: its stylesheet, a title, and `body` inside `<main>`. */
+export function inboxLayout(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="robots" content="noindex,nofollow">

@@ -1,5 +1,6 @@
-import type { ToolApprovalAuditEntry } from '../../protocol';
+import type { Allow, StandingGrant, ToolApprovalAuditEntry } from '../../protocol';
 import type { ApprovalDecisions } from '../decisions/approval-decisions';
+import type { StandingGrants } from '../decisions/standing-grants';
 import type { GatewayError } from '../http/gateway-error';
 import { toGatewayError } from '../http/to-gateway-error';
 import type { SlackDecisionClick } from './slack-interaction';
@@ -16,7 +17,7 @@ export interface SlackDeliveryRetry {
 
 /** How a delivery ended. */
 export type SlackDelivery =
-  | { type: 'recorded'; decision: ToolApprovalAuditEntry; attempts: number }
+  | { type: 'recorded'; decision: ToolApprovalAuditEntry; attempts: number; allowed?: StandingGrant }
   /** The turn refused it (unknown, conflicting, expired, closed, not allowed): trying again cannot help. */
   | { type: 'refused'; problem: GatewayError; attempts: number }
   /** Temporal kept failing (no worker, unavailable) through every try, or the gateway is closing. */
@@ -26,7 +27,8 @@ export type SlackDelivery =
  * Delivers one click's decision, retrying with doubling waits while the failure is on Temporal's side
  * (5xx: no worker to take the update, the server unavailable) and never when the turn refused it
  * (403, 404, 409): a refusal is an answer. Each try goes through {@link ApprovalDecisions}, so each is
- * in the gateway audit; an identical decision is idempotent, so a retry of one that did apply is a `repeat`.
+ * in the gateway audit; an identical decision is idempotent, so a retry of one that did apply is a `repeat`. A click on
+ * "Approve and allow" goes through `allowing`'s {@link StandingGrants.approveAndAllow}, the path every channel takes.
  *
  * @example
  * const delivery = await deliverSlackDecision(context.decisions, click, { attempts: 5 }, closing.signal);
@@ -36,21 +38,24 @@ export async function deliverSlackDecision(
   click: SlackDecisionClick,
   retry: SlackDeliveryRetry = {},
   signal?: AbortSignal,
+  allowing?: { grants: StandingGrants; allow: Allow },
 ): Promise<SlackDelivery> {
   const attempts = Math.max(1, retry.attempts ?? 8);
   const maxDelayMs = retry.maxDelayMs ?? 30_000;
   let delayMs = retry.initialDelayMs ?? 500;
   for (let attempt = 1; ; attempt++) {
     try {
-      const decision = await decisions.decideOne(
-        { person: click.approver, identity: click.identity ?? click.approver },
-        {
-          approvalId: click.approvalId,
-          approved: click.approved,
-          ...(click.argumentsDigest !== undefined && { argumentsDigest: click.argumentsDigest }),
-        },
-        'slack',
-      );
+      const actor = { person: click.approver, identity: click.identity ?? click.approver };
+      const request = {
+        approvalId: click.approvalId,
+        approved: click.approved,
+        ...(click.argumentsDigest !== undefined && { argumentsDigest: click.argumentsDigest }),
+      };
+      if (click.allow && allowing) {
+        const { allowed, ...decision } = await allowing.grants.approveAndAllow(actor, request, allowing.allow, 'slack');
+        return { type: 'recorded', decision, attempts: attempt, allowed };
+      }
+      const decision = await decisions.decideOne(actor, request, 'slack');
       return { type: 'recorded', decision, attempts: attempt };
     } catch (error) {
       const problem = toGatewayError(error);

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { resolvePerson } from '../../identity';
+import { allowLabel, type Allow } from '../../protocol';
 import type { SlackNotifier } from '../../notifications/slack/slack-notifier';
 import type { GatewayExtension } from '../gateway-options';
 import type { GatewayContext } from '../gateway-context';
@@ -30,6 +31,12 @@ export interface SlackExtensionOptions {
   teamIds?: readonly string[];
   /** Slack apps (`api_app_id`) whose clicks count; a click for any other is refused with 403. Any when absent. */
   appIds?: readonly string[];
+  /**
+   * The operator's default grant terms, which the "Approve and allow" button gives (through the same path as the REST
+   * decision's `allow`); without them that button is refused. Give the worker's `SlackNotifier` the same terms, so
+   * the button shows (`TOLLGATE_SLACK_ALLOW` sets both).
+   */
+  allow?: Allow;
 }
 
 /**
@@ -188,6 +195,14 @@ async function admitClick(
     await context.decisions.recordRefusal({ identity: resolved.identity }, 'slack', request, problem);
     return { type: 'refused', problem };
   }
+  if (click.allow && !options.allow) {
+    const problem = new GatewayError(
+      'forbidden',
+      'Approve and allow is not set up on this gateway (the operator sets its terms in TOLLGATE_SLACK_ALLOW); nothing was decided.',
+    );
+    await context.decisions.recordRefusal(resolved, 'slack', request, problem);
+    return { type: 'refused', problem };
+  }
   const verdict = context.decisionLimiter.take(resolved.person);
   if (!verdict.allowed) {
     const problem = new GatewayError(
@@ -222,7 +237,13 @@ async function deliverInBackground(
   log: FastifyBaseLogger,
 ): Promise<void> {
   try {
-    const delivery = await deliverSlackDecision(context.decisions, click, options.deliveryRetry, signal);
+    const delivery = await deliverSlackDecision(
+      context.decisions,
+      click,
+      options.deliveryRetry,
+      signal,
+      options.allow && { grants: context.grants, allow: options.allow },
+    );
     if (delivery.type === 'undelivered') {
       log.error(
         { approvalId: click.approvalId, approver: click.approver, attempts: delivery.attempts },
@@ -255,9 +276,29 @@ function noteFor(click: SlackDecisionClick, delivery: SlackDelivery): string | u
       if (decision.approver !== undefined && decision.approver !== click.approver) {
         return `Already ${decision.decision} by ${decision.approver}; your click changed nothing.`;
       }
+      // A grant is a lasting decision: its giver hears what it covers and how to take it back.
+      if (delivery.allowed) {
+        const grant = delivery.allowed;
+        return `You approved ${decision.toolName} and allowed calls like it without asking (${allowLabel(allowOf(grant))}; grant ${grant.grantId}). Revoke it in the inbox's Standing grants or with \`tollgate grants revoke ${grant.grantId}\`.`;
+      }
       return undefined;
     }
   }
+}
+
+/** A grant's terms as the allow that gave them, for {@link allowLabel}. */
+function allowOf(grant: { forMs?: number; uses?: number; scope: { type: string } }): Allow {
+  return {
+    ...(grant.forMs !== undefined && { for: durationText(grant.forMs) }),
+    ...(grant.uses !== undefined && { uses: grant.uses }),
+    scope: grant.scope.type as NonNullable<Allow['scope']>,
+  };
+}
+
+function durationText(milliseconds: number): string {
+  if (milliseconds % 3_600_000 === 0) return `${milliseconds / 3_600_000}h`;
+  if (milliseconds % 60_000 === 0) return `${milliseconds / 60_000}m`;
+  return `${Math.round(milliseconds / 1000)}s`;
 }
 
 function headerOf(request: FastifyRequest, name: string): string | undefined {

@@ -26,6 +26,8 @@ export interface SlackDecisionClick {
   /** Digest of the arguments the message showed, which the decision is bound to. */
   argumentsDigest?: string;
   approved: boolean;
+  /** A click on "Approve and allow": approve, and grant the operator's default terms for calls like it. */
+  allow?: true;
 }
 
 /** What a verified request to the interactivity URL asks for. */
@@ -49,8 +51,8 @@ const blockActionsSchema = z.object({
   actions: z
     .array(
       z.object({
-        action_id: z.enum([slackActionIds.approve, slackActionIds.deny], {
-          error: `not one of ${slackActionIds.approve}, ${slackActionIds.deny}`,
+        action_id: z.enum([slackActionIds.approve, slackActionIds.deny, slackActionIds.approveAndAllow], {
+          error: `not one of ${slackActionIds.approve}, ${slackActionIds.deny}, ${slackActionIds.approveAndAllow}`,
         }),
         // `<approvalId>` or `<approvalId>#<digest of the arguments shown>`.
         value: z
@@ -70,7 +72,7 @@ const blockActionsSchema = z.object({
 /**
  * Reads a request Slack sent to the interactivity URL. Call it only on a body whose signature was
  * verified: it trusts the payload's `user.id` as the clicker's identity. Refuses anything that is not a
- * click on one of Tollgate's two buttons with a 400 {@link GatewayError}.
+ * click on one of Tollgate's buttons with a 400 {@link GatewayError}.
  *
  * @example
  * const interaction = parseSlackInteraction(rawBody);
@@ -111,7 +113,8 @@ export function parseSlackInteraction(rawBody: Buffer): SlackInteraction {
     ...(appId !== undefined && { appId }),
     ...(channel?.id !== undefined && { channelId: channel.id }),
     ...readSlackButtonValue(action.value),
-    approved: action.action_id === slackActionIds.approve,
+    approved: action.action_id !== slackActionIds.deny,
+    ...(action.action_id === slackActionIds.approveAndAllow && { allow: true as const }),
   };
 }
 

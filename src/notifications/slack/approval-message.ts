@@ -1,7 +1,7 @@
 import { toolOnPath } from '../../protocol/tool-on-path';
 import type { ChatPostMessageArguments } from '@slack/web-api';
 import type { ApprovalNotice, ApprovalNoticeKind } from '../notification-types';
-import type { ToolApprovalAuditEntry } from '../../protocol';
+import { allowLabel, type Allow, type ToolApprovalAuditEntry } from '../../protocol';
 import { describeTimeLeft } from '../time-left';
 import { slackActionIds, slackButtonValue, slackDecisionBlockId } from './slack-action-ids';
 import { boundEscaped, escapeSlackText, renderArguments, slackDate, slackSectionTextLimit } from './slack-text';
@@ -20,8 +20,9 @@ const argumentsLimit = slackSectionTextLimit - 100;
 
 /**
  * The message asking someone to decide: what the tool is, what it was called with, who asked, in which
- * turn, until when, and an Approve and a Deny button that both carry the approvalId; with the gateway's inbox link,
- * an "Open in inbox" link too (for a fuller view and for edits).
+ * turn, until when, and an Approve and a Deny button that both carry the approvalId; with the operator's default grant
+ * terms, an "Approve and allow" button too (the gateway applies its own copy of the terms, never the button's words);
+ * with the gateway's inbox link, an "Open in inbox" link (for a fuller view and for edits).
  *
  * @example
  * const { text, blocks } = approvalRequestMessage(notice, 'request');
@@ -30,7 +31,7 @@ const argumentsLimit = slackSectionTextLimit - 100;
 export function approvalRequestMessage(
   notice: ApprovalNotice,
   kind: ApprovalNoticeKind,
-  links: { inbox?: string } = {},
+  links: { inbox?: string; allow?: Allow } = {},
   now: Date = new Date(),
 ): SlackMessage {
   const { approval } = notice;
@@ -51,6 +52,16 @@ export function approvalRequestMessage(
             text: { type: 'plain_text', text: 'Approve' },
             value: slackButtonValue(approval.approvalId, approval.inputDigest),
           },
+          ...(links.allow
+            ? [
+                {
+                  type: 'button' as const,
+                  action_id: slackActionIds.approveAndAllow,
+                  text: { type: 'plain_text' as const, text: `Approve and allow (${allowLabel(links.allow)})` },
+                  value: slackButtonValue(approval.approvalId, approval.inputDigest),
+                },
+              ]
+            : []),
           {
             type: 'button',
             action_id: slackActionIds.deny,

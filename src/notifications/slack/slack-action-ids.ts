@@ -1,10 +1,12 @@
 /**
- * The `action_id`s of the two buttons on an approval message. The notifier puts them on the buttons and
+ * The `action_id`s of the buttons on an approval message (Approve and allow only where the operator set default
+ * grant terms). The notifier puts them on the buttons and
  * the gateway accepts only these: both sides import them from here so they cannot drift apart.
  */
 export const slackActionIds = {
   approve: 'tollgate_approve',
   deny: 'tollgate_deny',
+  approveAndAllow: 'tollgate_approve_allow',
 } as const;
 
 /** One of {@link slackActionIds}. */

@@ -1,5 +1,5 @@
 import { WebClient } from '@slack/web-api';
-import type { ToolApprovalAuditEntry } from '../../protocol';
+import { allowFromSetting, type Allow, type ToolApprovalAuditEntry } from '../../protocol';
 import type {
   ApprovalNotice,
   ApprovalNoticeKind,
@@ -18,6 +18,11 @@ export interface SlackNotifierOptions {
   client: WebClient;
   /** The gateway's public URL: requests then carry an "Open in inbox" link. */
   gatewayUrl?: string;
+  /**
+   * The operator's default grant terms: requests then carry an "Approve and allow" button. Set the same terms on the
+   * gateway's Slack channel (`TOLLGATE_SLACK_ALLOW` sets both), which applies them.
+   */
+  allow?: Allow;
 }
 
 /**
@@ -34,10 +39,12 @@ export class SlackNotifier implements ApprovalNotifier {
   readonly type = 'slack' as const;
   private readonly client: WebClient;
   private readonly gatewayUrl: string | undefined;
+  private readonly allow: Allow | undefined;
 
   constructor(options: SlackNotifierOptions) {
     this.client = options.client;
     this.gatewayUrl = options.gatewayUrl;
+    this.allow = options.allow;
   }
 
   /**
@@ -50,11 +57,10 @@ export class SlackNotifier implements ApprovalNotifier {
     kind: ApprovalNoticeKind,
   ): Promise<NotificationReceipt> {
     if (target.type !== 'slack') throw new TypeError(`The Slack notifier cannot send to a ${target.type} target.`);
-    const message = approvalRequestMessage(
-      notice,
-      kind,
-      this.gatewayUrl ? { inbox: inboxLinkOf(this.gatewayUrl, notice.approval.approvalId) } : {},
-    );
+    const message = approvalRequestMessage(notice, kind, {
+      ...(this.gatewayUrl && { inbox: inboxLinkOf(this.gatewayUrl, notice.approval.approvalId) }),
+      ...(this.allow && { allow: this.allow }),
+    });
     let response: Awaited<ReturnType<WebClient['chat']['postMessage']>>;
     try {
       response = await this.client.chat.postMessage({ channel: target.channel, ...message });
@@ -106,6 +112,7 @@ export class SlackNotifier implements ApprovalNotifier {
  * | `SLACK_BOT_TOKEN` | the bot token (`xoxb-…`) with `chat:write` |
  * | `SLACK_API_URL` | another Web API base URL (a test double); `https://slack.com/api/` by default |
  * | `TOLLGATE_GATEWAY_URL` | the gateway's public URL, for the "Open in inbox" link |
+ * | `TOLLGATE_SLACK_ALLOW` | the operator's default grant terms (`for=1h,uses=10`): an "Approve and allow" button |
  *
  * @example
  * const notifiers = [slackNotifierFromEnvironment()].filter((notifier) => notifier !== undefined);
@@ -121,5 +128,10 @@ export function slackNotifierFromEnvironment(environment: NodeJS.ProcessEnv = pr
     rejectRateLimitedCalls: true,
   });
   const gatewayUrl = environment.TOLLGATE_GATEWAY_URL?.trim();
-  return new SlackNotifier({ client, ...(gatewayUrl && { gatewayUrl }) });
+  const allow = environment.TOLLGATE_SLACK_ALLOW?.trim();
+  return new SlackNotifier({
+    client,
+    ...(gatewayUrl && { gatewayUrl }),
+    ...(allow && { allow: allowFromSetting(allow) }),
+  });
 }

@@ -81,7 +81,7 @@ export class GrantBook {
       const stillHolds =
         grant?.revokedAt === undefined &&
         (grant?.expiresAt === undefined || Date.parse(grant.expiresAt) > now.getTime());
-      if (grant && sameCall && stillHolds) return coveredBy(grant);
+      if (grant && sameCall && stillHolds) return coveredBy(grant, earlier.at);
       this.claims.delete(input.claimId);
       if (grant) {
         grant.used = Math.max(0, grant.used - 1);
@@ -105,7 +105,7 @@ export class GrantBook {
         at: now.toISOString(),
       });
       this.trimClaims();
-      return coveredBy(grant);
+      return coveredBy(grant, now.toISOString());
     }
     return { covered: false };
   }
@@ -198,7 +198,7 @@ function signedGrant(grant: StandingGrant, keys: Record<string, string>): Standi
   };
 }
 
-function coveredBy(grant: StandingGrant): GrantClaim {
+function coveredBy(grant: StandingGrant, claimedAt: string): GrantClaim {
   return {
     covered: true,
     grantId: grant.grantId,
@@ -206,5 +206,6 @@ function coveredBy(grant: StandingGrant): GrantClaim {
     used: grant.used,
     ...(grant.uses !== undefined && { uses: grant.uses }),
     ...(grant.expiresAt !== undefined && { expiresAt: grant.expiresAt }),
+    claimedAt,
   };
 }

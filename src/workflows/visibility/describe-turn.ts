@@ -179,9 +179,13 @@ function decidedSection(picture: TurnPicture): string {
       entry.editedInput === undefined
         ? ''
         : `; ran with ${code(argumentsInBrief(entry.editedInput))} as edited by ${code(entry.editedBy ?? entry.approver ?? 'an approver')}`;
+    // A call a standing grant let through names the grant and who gave it: nobody was asked about this one.
+    const how = entry.grant
+      ? ` by standing grant ${code(entry.grant.grantId)} given by ${code(entry.grant.grantedBy)}`
+      : `${who} via ${entry.via}`;
     return (
-      `- ${code(entry.toolName)} ${code(argumentsInBrief(entry.input))}: **${entry.decision}**${who} ` +
-      `via ${entry.via} at ${formatTime(entry.decidedAt)}${why}${edited}`
+      `- ${code(entry.toolName)} ${code(argumentsInBrief(entry.input))}: **${entry.decision}**${how} ` +
+      `at ${formatTime(entry.decidedAt)}${why}${edited}`
     );
   });
   const earlier = picture.decided.length - shown.length;

@@ -56,7 +56,7 @@ async function grantDeletes(terms: Partial<GrantTerms> = {}, by = 'ana') {
 }
 
 describe('standing grants', () => {
-  it('lets a covered call run without asking, naming the grant and its giver in the audit, the transcript and the ledger', async () => {
+  it('lets a covered call run without asking, naming the grant and its giver in the audit, the transcript, the Temporal UI details and the ledger', async () => {
     const marker = uniqueMarker();
     const grant = await grantDeletes({ uses: 10, scope: { type: 'requester', requester: 'bo' } });
     const handle = await deletingTurn(marker);
@@ -77,6 +77,11 @@ describe('standing grants', () => {
       .flatMap((message) => (message.role === 'tool' ? message.content : []))
       .find((part) => part.type === 'tool-approval-response');
     expect(response).toMatchObject({ approved: true, reason: expect.stringContaining(grant.grantId) });
+    // The Temporal UI's details of the turn name the grant and who gave it.
+    const metadata = (await handle.query('__temporal_workflow_metadata')) as { currentDetails?: string };
+    expect(metadata.currentDetails).toContain(
+      `- \`deleteFile\` \`tmp/cache\`: **approved** by standing grant \`${grant.grantId}\` given by \`ana\` at `,
+    );
     const listed = (await grants.list()).find((entry) => entry.grantId === grant.grantId);
     expect(listed).toMatchObject({ used: 1, calls: [expect.objectContaining({ workflowId: handle.workflowId })] });
   });

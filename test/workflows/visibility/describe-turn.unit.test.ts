@@ -152,6 +152,25 @@ describe('describeTurn', () => {
     );
   });
 
+  it('names the standing grant and who gave it for a call that ran without asking', () => {
+    const details = describeTurn(
+      picture({
+        status: 'completed',
+        decided: [
+          decided({
+            via: 'grant',
+            approver: 'ana',
+            grant: { grantId: 'grant-0123456789abcdef', grantedBy: 'ana' },
+            reason: 'Approved by standing grant grant-0123456789abcdef from ana, use 2 of 10.',
+          }),
+        ],
+      }),
+    );
+    expect(details).toContain(
+      '- `writeFile` `notes.txt`: **approved** by standing grant `grant-0123456789abcdef` given by `ana` at 2026-11-25 14:35:00 UTC — `Approved by standing grant grant-0123456789abcdef from ana, use 2 of 10.`',
+    );
+  });
+
   it('shows what a model or sender wrote as code that cannot break out into markdown', () => {
     const details = describeTurn(
       picture({ pending: [waiting({ toolName: 'bash', input: { command: '`x` [click](http://evil)\n# title' } })] }),
