@@ -6,6 +6,7 @@ import { callerOf, requireScope, type Caller } from '../auth/authenticate';
 import { toGatewayError } from '../http/to-gateway-error';
 import { auditRefusedRequests } from '../decisions/refused-request-audit';
 import type { DecisionRequest } from '../decisions/approval-decisions';
+import { decisionsInMessages } from '../decisions/message-decisions';
 import type { GatewayContext } from '../gateway-context';
 import { GatewayError } from '../http/gateway-error';
 import {
@@ -23,7 +24,14 @@ import { readTurnState } from '../turns/turn-reads';
  * `POST /v1/turns/:workflowId/decisions`.
  */
 export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext): void {
-  app.post('/v1/turns', async (request, reply) => {
+  // A start refused before its messages reached the decisions (no token, a token that may not start turns) is
+  // audited when the messages carried a decision (a halted turn's continuation): the first one names the attempt.
+  const refusedContinuations = auditRefusedRequests(context.decisions, 'message', (request) => {
+    const body = startTurnBodySchema.safeParse(request.body);
+    const first = body.success ? decisionsInMessages(body.data.messages)[0] : undefined;
+    return first && { request: { approvalId: first.response.approvalId, approved: first.response.approved } };
+  });
+  app.post('/v1/turns', { onError: refusedContinuations }, async (request, reply) => {
     const caller = requireScope(request, 'turns:start');
     parseInput(emptyQuerySchema, request.query, 'query');
     const body = parseInput(startTurnBodySchema, request.body, 'body');

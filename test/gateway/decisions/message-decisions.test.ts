@@ -85,6 +85,29 @@ describe.each([
     expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(0);
   });
 
+  it('audits a continuation carrying a decision from a token that may not start turns', async () => {
+    const { marker, approvalId, continuation } = await haltedTurn();
+    const auditor = await gateway.call('POST', '/v1/turns', { as: 'auditor', body: continuation() });
+    expect(auditor.status).toBe(403);
+    expect(gateway.audit.list({ approvalId })).toEqual([
+      expect.objectContaining({
+        approver: 'auditor',
+        channel: 'message',
+        outcome: 'refused',
+        refusal: { code: 'forbidden', detail: 'This token lacks the scope turns:start.' },
+      }),
+    ]);
+    // A turn started without a decision and refused is no decision refused: nothing more is kept.
+    const kept = gateway.audit.list({}).length;
+    const plain = await gateway.call('POST', '/v1/turns', {
+      as: 'auditor',
+      body: { messages: [{ role: 'user', content: 'hi' }] },
+    });
+    expect(plain.status).toBe(403);
+    expect(gateway.audit.list({})).toHaveLength(kept);
+    expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(0);
+  });
+
   it('refuses a message that names someone else as the approver, even from a token that may decide', async () => {
     const { marker, approvalId, continuation } = await haltedTurn();
     const refused = await gateway.call('POST', '/v1/turns', { as: 'ana', body: continuation({ approver: 'bob' }) });
