@@ -114,7 +114,7 @@ function ToolCall({
           <button
             data-testid="allow-in-chat"
             disabled={busy}
-            aria-label={`Approve ${call} and allow ${tool} in this chat`}
+            aria-label={`Allow ${tool} in this chat, approving ${call}`}
             title={`Approve, and let later calls of ${tool} in this chat run without asking for 24 hours (you may not allow your own requests; a teammate can)`}
             onClick={() => decide(approval.id, true, undefined, undefined, true)}
           >

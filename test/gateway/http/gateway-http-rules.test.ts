@@ -120,6 +120,7 @@ describe('approval gateway HTTP rules', () => {
   });
 
   it('refuses an approver or a requester in the body: both come from the token', async () => {
+    const kept = gateway.audit.list().length;
     const decision = await gateway.call('POST', decisionPath, { body: { approved: true, approver: 'boss' } });
     expectProblem(decision, 400, 'invalid-request');
     expect(decision.body.errors).toEqual([
@@ -134,8 +135,16 @@ describe('approval gateway HTTP rules', () => {
     });
     expectProblem(turn, 400, 'invalid-request');
     expect(turn.body.errors).toEqual([{ field: 'body.requester', message: expect.stringContaining('bearer token') }]);
-    // Nothing was decided or started, and nothing reached the audit: the body never got that far.
-    expect(gateway.audit.list()).toEqual([]);
+    // Nothing was decided or started. The two refused decisions are in the audit with their cause (a refused attempt
+    // is kept, issue 33); the refused start carried no decision, so it is not one.
+    const refusedBody = expect.objectContaining({
+      approver: 'ana',
+      channel: 'rest',
+      outcome: 'refused',
+      refusal: expect.objectContaining({ code: 'invalid-request' }),
+    });
+    expect(gateway.audit.list().slice(kept)).toEqual([refusedBody, refusedBody]);
+    expect(gateway.audit.list().filter((attempt) => attempt.outcome !== 'refused')).toEqual([]);
   });
 
   it('refuses a missing body and a turn input that breaks the protocol', async () => {
