@@ -78,7 +78,13 @@ describe('SlackNotifier', () => {
       }),
       expect.objectContaining({ type: 'button', action_id: slackActionIds.deny, style: 'danger', value: approvalId }),
     ]);
-    expect(slackActionIds).toEqual({ approve: 'tollgate_approve', deny: 'tollgate_deny' });
+    // The action ids the gateway's interactivity reads; "Approve and allow" shows only where the operator set its
+    // terms (TOLLGATE_SLACK_ALLOW), so this request has two buttons.
+    expect(slackActionIds).toEqual({
+      approve: 'tollgate_approve',
+      approveAndAllow: 'tollgate_approve_allow',
+      deny: 'tollgate_deny',
+    });
   });
 
   it('heads a reminder differently', async () => {
