@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 /** A turn started over REST as `as` whose tool returns an output over 4 KiB, kept in the content store. */
-async function turnWithStoredOutput(as: 'ana' | 'bob') {
+async function turnWithStoredOutput(as: 'ana' | 'bob', options: { storedTranscript?: boolean } = {}) {
   const marker = uniqueMarker();
   const query = `long:${marker}`;
   environment.model.scriptFor(
@@ -28,7 +28,10 @@ async function turnWithStoredOutput(as: 'ana' | 'bob') {
   );
   const started = await gateway.call('POST', '/v1/turns', {
     as,
-    body: { messages: [{ role: 'user', content: `${marker} define it` }] },
+    // A transcript is stored only past 16 KiB (inlineTranscriptMaxBytes); a short one travels inline.
+    body: {
+      messages: [{ role: 'user', content: `${marker} define it${options.storedTranscript ? ' '.repeat(20_000) : ''}` }],
+    },
   });
   expect(started.status).toBe(201);
   const workflowId = started.body.workflowId as string;
@@ -108,9 +111,11 @@ describe('content is read through the turn that owns it', () => {
     const refused = await gateway.call('POST', '/v1/turns', { as: 'bob', body: { messages: history('bob') } });
     expectProblem(refused, 400, 'invalid-request');
     expect(refused.body.detail).toContain('is not an output of a turn you can read');
+    const long = await turnWithStoredOutput('ana', { storedTranscript: true });
+    expect(long.result.transcript?.head).toMatch(/^sha256:/);
     const stored = await gateway.call('POST', '/v1/turns', {
       as: 'bob',
-      body: { messages: [{ role: 'user', content: `${marker} again` }], transcript: turn.result.transcript?.head },
+      body: { messages: [{ role: 'user', content: `${marker} again` }], transcript: long.result.transcript?.head },
     });
     expectProblem(stored, 403, 'forbidden');
     expect(environment.model.requestsFor(marker)).toHaveLength(0);
