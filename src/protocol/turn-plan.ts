@@ -280,10 +280,11 @@ export interface TranscriptPointer {
 /**
  * The most a turn keeps of its transcript inline (the messages after the stored `head`, JSON-encoded): up to it, a
  * model step leaves them in the turn's workflow state and its next step's input; past it, the step writes them to
- * the content store as one transcript node, as every step did before. 16 KiB: a short turn (a prompt, a few tool
- * calls and answers) never writes its transcript, and a long one adds at most this much to a model step's input.
+ * the content store as one transcript node, as every step did before. 4 KiB: a short turn (a prompt, a tool call,
+ * its result and the answer) never writes its transcript, and a long one adds at most this much to each model
+ * step's input, so what a step adds to the turn's history stays bounded by the step (turn-history-budget.test.ts).
  */
-export const inlineTranscriptMaxBytes = 16 * 1024;
+export const inlineTranscriptMaxBytes = 4 * 1024;
 
 /** One model step as the model-step activity returns it. */
 export interface PlannedModelStep {

@@ -28,7 +28,7 @@ async function turnWithStoredOutput(as: 'ana' | 'bob', options: { storedTranscri
   );
   const started = await gateway.call('POST', '/v1/turns', {
     as,
-    // A transcript is stored only past 16 KiB (inlineTranscriptMaxBytes); a short one travels inline.
+    // A transcript is stored only past 4 KiB (inlineTranscriptMaxBytes); a short one travels inline.
     body: {
       messages: [{ role: 'user', content: `${marker} define it${options.storedTranscript ? ' '.repeat(20_000) : ''}` }],
     },

@@ -75,7 +75,8 @@ describe('agentTurn history budget', () => {
     const total = bytes.reduce((sum, size) => sum + size, 0);
 
     // 12 outputs of 32 KiB are 384 KiB; the history holds references and previews, not the outputs,
-    // and no event carries the transcript so far.
+    // and no event carries the transcript so far: at most the inline tail since the stored head
+    // (inlineTranscriptMaxBytes, 4 KiB).
     expect(total).toBeLessThan(steps * 6 * 1024);
     expect(Math.max(...bytes.slice(0, -1))).toBeLessThan(8 * 1024);
     // The result lists the turn's messages with previews in place of the large outputs.
