@@ -467,7 +467,9 @@ describe('the example chat page in a browser', () => {
       await page.goto(`${example.url}/?chat=allow-${marker.slice(6, 14)}`);
       await page.getByTestId('input').fill(`${marker} delete allow-own.txt`);
       await page.getByTestId('send').click();
-      const allow = page.getByRole('button', { name: /^Allow deleteFile in this chat, approving deleteFile \(path: .*\)$/ });
+      const allow = page.getByRole('button', {
+        name: /^Allow deleteFile in this chat, approving deleteFile \(path: .*\)$/,
+      });
       await allow.waitFor({ timeout: 20_000 });
       expect(await allow.textContent()).toBe('Allow in this chat');
       await allow.click();
