@@ -342,8 +342,10 @@ describe('the example chat page in a browser', () => {
       expect(JSON.parse((await page.getByTestId('raw-input').textContent()) ?? '')).toEqual({ path: 'keyboard.txt' });
       await keepScreenshot(page, 'approval-card');
 
-      // Keyboard only: Tab from Approve to the labelled reason box, type, Tab to Deny, Enter.
+      // Keyboard only: Tab from Approve past Allow in this chat to the labelled reason box, type, Tab to Deny, Enter.
       await approve.focus();
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate('document.activeElement.dataset.testid')).toBe('allow-in-chat');
       await page.keyboard.press('Tab');
       const reason = page.getByLabel('Reason for denying deleteFile (optional)');
       expect(await page.evaluate('document.activeElement.id')).toBe(await reason.getAttribute('id'));
