@@ -10,8 +10,16 @@
 // (This is also why the package's own `mergeIntoGlobalCoverage()` cannot be used as is.)
 import type { Circus } from '@jest/types';
 import { TestEnvironment } from 'jest-environment-node';
-import { createCoverageMap, type CoverageMap, type CoverageMapData } from 'istanbul-lib-coverage';
-import { createSourceMapStore } from 'istanbul-lib-source-maps';
+import {
+  createCoverageMap,
+  type CoverageMap,
+  type CoverageMapData,
+  type FileCoverage,
+  type Range,
+} from 'istanbul-lib-coverage';
+import { TraceMap } from '@jridgewell/trace-mapping';
+import { SourceMapTransformer, type Mapping } from 'istanbul-lib-source-maps/lib/transformer';
+import getMapping from 'istanbul-lib-source-maps/lib/get-mapping';
 
 const workflowCoverageGlobal = '__tollgateWorkflowCoverage__';
 
@@ -31,6 +39,40 @@ export default class CoverageEnvironment extends TestEnvironment {
   }
 }
 
+// What mapping costs, kept for the Jest worker's life: the same instrumented file (same path, same content hash)
+// maps the same way in every test file, and a worker runs dozens of test files that load the same sources. Parsing
+// each file's source map and looking up each counter's place again took most of a second per test file.
+const sourceMaps = new Map<string, TraceMap>();
+const mappings = new WeakMap<TraceMap, Map<string, Mapping | null>>();
+
 async function toSource(counters: CoverageMapData): Promise<CoverageMap> {
-  return createSourceMapStore().transformCoverage(createCoverageMap(counters));
+  const finder = async (file: string, coverage: FileCoverage) => sourceMapOf(file, coverage.data as MappedFileData);
+  const transformer = new SourceMapTransformer(finder, { getMapping: cachedMapping });
+  return transformer.transform(createCoverageMap(counters));
+}
+
+/** What istanbul keeps of a file beside its counters: the hash of its content and the map to its source. */
+interface MappedFileData {
+  hash?: string;
+  inputSourceMap?: ConstructorParameters<typeof TraceMap>[0];
+}
+
+function sourceMapOf(file: string, data: MappedFileData): TraceMap | null {
+  if (!data.inputSourceMap) return null;
+  const key = `${file}\0${data.hash ?? JSON.stringify(data.inputSourceMap)}`;
+  let map = sourceMaps.get(key);
+  if (!map) {
+    map = new TraceMap(data.inputSourceMap);
+    sourceMaps.set(key, map);
+  }
+  return map;
+}
+
+function cachedMapping(sourceMap: TraceMap, location: Range, file: string): Mapping | null {
+  let known = mappings.get(sourceMap);
+  if (!known) mappings.set(sourceMap, (known = new Map()));
+  const { start, end } = location;
+  const key = `${start.line}:${start.column}:${end.line}:${end.column}`;
+  if (!known.has(key)) known.set(key, getMapping(sourceMap, location, file));
+  return known.get(key) ?? null;
 }
