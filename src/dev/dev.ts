@@ -22,6 +22,7 @@ import { createWorkspaceTools, describeToolSandbox, resolveWorkspaceRoot } from 
 import { mcpServersFromEnvironment } from '../tools/mcp';
 import { createTollgateWorker, workerSettingsFromEnvironment } from '../worker';
 import { startChatExample } from './serve-chat-example';
+import { cachedWorkflowBundle } from './workflow-bundle-cache';
 import { startDevServer, type DevServer } from './dev-server';
 import { ensureSearchAttributes } from './ensure-search-attributes';
 import { connectIfRunning } from './temporal-server-probe';
@@ -116,6 +117,7 @@ async function main(): Promise<void> {
     notifiers: notifiersFromEnvironment(),
     // MCP servers the environment lists (TOLLGATE_MCP_SERVERS, TOLLGATE_MCP_SERVERS_FILE), as `npm run worker` does.
     mcpServers: mcpServersFromEnvironment(),
+    workflowBundle: await cachedWorkflowBundle(stateFolder, (line) => console.log(line)),
   });
 
   // The approval gateway, with a token of its own when none is configured (kept for the CLI).

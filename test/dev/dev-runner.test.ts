@@ -88,8 +88,12 @@ describe('npm run dev', () => {
     const [waiting] = await waitForPending(second, 1);
     await tollgate.close();
     tollgate = undefined;
+    expect(running.output()).toContain('Bundling the workflow code…');
     await stopDev(running);
     running = await startDev(dev());
+    // The code did not change, so the restart runs the bundle the first start kept instead of bundling again.
+    expect(running.output()).toMatch(/Workflow code unchanged: using the bundle in .*workflow-bundles/);
+    expect(running.output()).not.toContain('Bundling the workflow code…');
     tollgate = await TollgateClient.connect(temporalSettingsFromEnvironment());
     expect((await tollgate.pending({ workflowId: second.workflowId })).map((approval) => approval.approvalId)).toEqual([
       waiting!.approvalId,

@@ -3,6 +3,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startDevServer } from '../../src/dev/dev-server';
 import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
+import { quietBundlerLogger } from '../../src/dev/workflow-bundle-cache';
 import { tollgateWorkflowBundleOptions } from '../../src/worker';
 import { testLogFolder } from './test-logs';
 
@@ -42,7 +43,7 @@ export default async function globalSetup(globalConfig?: { collectCoverage?: boo
  */
 function workflowBundleOptions(coverage: boolean): BundleOptions {
   // The bundle a Tollgate worker builds for itself: workflow modules preloaded, shared by every workflow.
-  const options: BundleOptions = { ...tollgateWorkflowBundleOptions(), logger: quietLogger };
+  const options: BundleOptions = { ...tollgateWorkflowBundleOptions(), logger: quietBundlerLogger };
   if (!coverage) return options;
   // Instrumented, the modules are not preloaded: a preloaded module is shared and frozen, and so would be
   // istanbul's counters in it ("Cannot assign to read only property"); loaded per workflow, they count.
@@ -83,12 +84,3 @@ function writeCoverageTemplates(bundlePath: string): string {
 }
 
 const instrumentLoader = require.resolve('./workflow-coverage/instrument-loader.js');
-
-const quietLogger = {
-  trace: () => undefined,
-  debug: () => undefined,
-  info: () => undefined,
-  warn: (message: string) => console.warn(message),
-  error: (message: string) => console.error(message),
-  log: () => undefined,
-};
