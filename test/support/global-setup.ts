@@ -45,9 +45,8 @@ function workflowBundleOptions(coverage: boolean): BundleOptions {
   // The bundle a Tollgate worker builds for itself: workflow modules preloaded, shared by every workflow.
   const options: BundleOptions = { ...tollgateWorkflowBundleOptions(), logger: quietBundlerLogger };
   if (!coverage) return options;
-  // Instrumented, the modules are not preloaded: a preloaded module is shared and frozen, and so would be
-  // istanbul's counters in it ("Cannot assign to read only property"); loaded per workflow, they count.
-  delete options.preloadModules;
+  // Preloaded as in production: the instrumented modules keep their counters in typed arrays, which the reusable
+  // context's freezing cannot freeze (instrument-loader.js).
   const notInstrumented = [
     /[/\\]node_modules[/\\]/,
     path.dirname(require.resolve('@temporalio/common')),

@@ -10,6 +10,28 @@ const { createInstrumenter } = require('istanbul-lib-instrument');
 
 const templatesGlobal = '__tollgateWorkflowCoverageTemplates__';
 
+/** Where the sandbox's `__coverage__` keeps the records of modules loaded after the context was frozen. */
+const lateRecordsKey = '__tollgateLateCoverageRecords__';
+
+/**
+ * Run first in every instrumented module: from then on, each istanbul record put into the sandbox's `__coverage__`
+ * keeps its counters in typed arrays. Workflow modules are preloaded into the worker's reusable V8 context, which
+ * then deep-freezes everything its globals reach, istanbul's records included; plain counter objects would be read
+ * only ("Cannot assign to read only property"), but typed arrays with elements cannot be frozen and so keep
+ * counting. A module loaded later, inside one workflow (a deferred require), finds `__coverage__` frozen: its record
+ * is kept aside, under `lateRecordsKey`, and shared by every workflow that loads the module after it. Indices are
+ * istanbul's own counter keys ("0", "1", ...).
+ */
+const countersInArrays = `(globalThis.__coverage__ || (globalThis.__coverage__ = (() => {
+  const late = new Map();
+  const inArray = (counters) => { const keys = Object.keys(counters); const array = new Uint32Array(keys.length === 0 ? 0 : Math.max(...keys.map(Number)) + 1); for (const key of keys) array[key] = counters[key]; return array; };
+  const counting = (record) => { record.s = inArray(record.s); record.f = inArray(record.f); for (const key of Object.keys(record.b)) record.b[key] = Uint32Array.from(record.b[key]); return record; };
+  return new Proxy({}, {
+    set(records, path, record) { if (Object.isExtensible(records)) records[path] = counting(record); else if (!late.has(path)) late.set(path, counting(record)); return true; },
+    get(records, path) { return path === '${lateRecordsKey}' ? late : path in records ? records[path] : late.get(path); },
+  });
+})()));`.replace(/\n\s*/g, ' ');
+
 /** @this {{ resourcePath: string, callback: (error: Error | null, code?: string, map?: unknown) => void }} */
 module.exports = function instrumentWorkflowModule(source, sourceMap) {
   const inputSourceMap = typeof sourceMap === 'string' ? JSON.parse(sourceMap) : sourceMap;
@@ -18,14 +40,16 @@ module.exports = function instrumentWorkflowModule(source, sourceMap) {
     source,
     this.resourcePath,
     (error, instrumented) => {
-      if (!error) {
-        const templates = (globalThis[templatesGlobal] ??= {});
-        const record = instrumenter.lastFileCoverage();
-        templates[record.path] = record;
-      }
-      this.callback(error, instrumented, instrumenter.lastSourceMap());
+      if (error) return this.callback(error);
+      const templates = (globalThis[templatesGlobal] ??= {});
+      const record = instrumenter.lastFileCoverage();
+      templates[record.path] = record;
+      // On a line of its own before istanbul's: the source map gets one empty line in front to match.
+      const map = instrumenter.lastSourceMap();
+      this.callback(null, `${countersInArrays}\n${instrumented}`, { ...map, mappings: `;${map.mappings}` });
     },
     inputSourceMap ?? undefined,
   );
 };
 module.exports.templatesGlobal = templatesGlobal;
+module.exports.lateRecordsKey = lateRecordsKey;

@@ -6,10 +6,11 @@
 import { proxySinks, type Sinks, type WorkflowInterceptorsFactory } from '@temporalio/workflow';
 import type { CoverageHits } from './coverage-hits';
 
+/** A module's counters: typed arrays indexed by istanbul's counter keys (instrument-loader.js). */
 interface FileCounters {
-  s: Record<string, number>;
-  f: Record<string, number>;
-  b: Record<string, number[]>;
+  s: Uint32Array;
+  f: Uint32Array;
+  b: Record<string, Uint32Array>;
 }
 
 interface CoverageSinks extends Sinks {
@@ -18,26 +19,32 @@ interface CoverageSinks extends Sinks {
 
 const { coverage } = proxySinks<CoverageSinks>();
 
+/** Where instrument-loader.js keeps the records of modules loaded inside one workflow (its `lateRecordsKey`). */
+const lateRecordsKey = '__tollgateLateCoverageRecords__';
+
+/** Every instrumented module's counters: those preloaded into the context, and those loaded later. */
+function countersOfEveryModule(): [string, FileCounters][] {
+  const files = (globalThis as { __coverage__?: Record<string, FileCounters> }).__coverage__;
+  if (!files) return [];
+  const late = (files as unknown as Record<string, Map<string, FileCounters> | undefined>)[lateRecordsKey];
+  return [...Object.entries(files), ...(late ?? new Map<string, FileCounters>())];
+}
+
 /** The counters that moved since the last call, zeroed in place; undefined when none did. */
 function takeHits(): CoverageHits | undefined {
-  const files = (globalThis as { __coverage__?: Record<string, FileCounters> }).__coverage__;
-  if (!files) return undefined;
   let hits: CoverageHits | undefined;
-  for (const path of Object.keys(files)) {
-    const file = files[path]!;
+  for (const [path, file] of countersOfEveryModule()) {
     let fileHits: CoverageHits[string] | undefined;
     const take = () => (fileHits ??= (hits ??= {})[path] = {});
-    for (const key of Object.keys(file.s)) {
-      const count = file.s[key]!;
-      if (count === 0) continue;
-      (take().s ??= {})[key] = count;
-      file.s[key] = 0;
+    for (let index = 0; index < file.s.length; index++) {
+      if (file.s[index] === 0) continue;
+      (take().s ??= {})[index] = file.s[index]!;
+      file.s[index] = 0;
     }
-    for (const key of Object.keys(file.f)) {
-      const count = file.f[key]!;
-      if (count === 0) continue;
-      (take().f ??= {})[key] = count;
-      file.f[key] = 0;
+    for (let index = 0; index < file.f.length; index++) {
+      if (file.f[index] === 0) continue;
+      (take().f ??= {})[index] = file.f[index]!;
+      file.f[index] = 0;
     }
     for (const key of Object.keys(file.b)) {
       const counts = file.b[key]!;

@@ -43,11 +43,9 @@ function installWorkflowCoverage(templatesFile: string): void {
   });
   const create = Worker.create.bind(Worker);
   const runReplayHistories = Worker.runReplayHistories.bind(Worker);
-  // The instrumented bundle in the reusable V8 context fails some workflow tasks ("Cannot assign to read only
-  // property '12' of object": an istanbul counter object that ended up frozen), e.g. approval-rights.test.ts's
-  // notice-attempts case. Live workers get a fresh context per workflow; plain `npm test` keeps the production
-  // default. The replay test passes either way and is 6x slower without reuse, so replay keeps it.
-  Worker.create = (options) => create({ ...withSinks(options), reuseV8Context: false });
+  // Workers keep the production default, one reusable V8 context: the instrumented counters are typed arrays, which
+  // its freezing leaves writable (instrument-loader.js).
+  Worker.create = (options) => create(withSinks(options));
   // Worker.runReplayHistory calls runReplayHistories.
   Worker.runReplayHistories = (options, histories) => runReplayHistories(withSinks(options), histories);
 }
