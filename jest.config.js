@@ -18,7 +18,9 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60_000,
-  maxWorkers: 2,
+  // Three test files at a time on CI's two cores: much of a file's time is spent waiting (for servers to start, for
+  // timers, heartbeat timeouts and restarts), and with two at a time the CPU stood idle a quarter of the run.
+  maxWorkers: 3,
   // How long a worker process may take to exit once its last test file is done. No handle stays open (the event loop
   // is empty when Jest asks a worker to end), but a worker that ran many Temporal test files holds about 1 GB of
   // heap, and freeing it as the process exits takes 0.4-0.5 s on an idle machine, more on a busy one: over Jest's
