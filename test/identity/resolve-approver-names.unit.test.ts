@@ -46,6 +46,7 @@ describe('approverNamesResolved', () => {
   });
 
   it('adds no list that the rules did not have', () => {
-    expect(approverNamesResolved({ quorum: 1 }, people)).toEqual({ quorum: 1 });
+    const rules: { approvers?: string[]; quorum: number } = { quorum: 1 };
+    expect(approverNamesResolved(rules, people)).toEqual({ quorum: 1 });
   });
 });
