@@ -5,7 +5,8 @@ import { promisify } from 'node:util';
 import type { TestEnvironment } from './test-environment';
 
 const execFileAsync = promisify(execFile);
-const cliPath = path.resolve(__dirname, '../../bin/tollgate.js');
+/** The `tollgate` command of this checkout. */
+export const cliPath = path.resolve(__dirname, '../../bin/tollgate.js');
 
 /** What one run of the `tollgate` command printed, and its exit code. */
 export interface CliRun {

@@ -29,21 +29,17 @@ export interface TurnGatewayFixture extends TurnFixture {
  * it('…', async () => { stack.environment.model.scriptFor(marker, …); });
  */
 export function useTurnEnvironment(options: TurnEnvironmentOptions = {}): TurnFixture {
-  const { tools, runs } = createTestTools();
-  let environment: TestEnvironment | undefined;
-  beforeAll(async () => {
-    environment = await createTestEnvironment({ tools, ...options });
-  });
-  afterAll(async () => {
-    await environment?.close();
-  });
+  const stack = useStack(options, undefined);
   return {
-    runs,
+    runs: stack.runs,
     get environment() {
-      return started(environment);
+      return stack.environment;
     },
   };
 }
+
+/** Options of a gateway in a test: the test tokens and unsigned decisions unless they say otherwise. */
+export type TestGatewayOptions = Omit<Partial<GatewayOptions>, 'tollgate'>;
 
 /**
  * As {@link useTurnEnvironment}, with a gateway on the environment's client (test tokens, unsigned decisions accepted,
@@ -56,28 +52,39 @@ export function useTurnEnvironment(options: TurnEnvironmentOptions = {}): TurnFi
  */
 export function useTurnGateway(
   options: TurnEnvironmentOptions & {
-    gateway?: Omit<Partial<GatewayOptions>, 'tollgate'> | ((environment: TestEnvironment) => Omit<Partial<GatewayOptions>, 'tollgate'>);
+    gateway?: TestGatewayOptions | ((environment: TestEnvironment) => TestGatewayOptions);
     client?: (environment: TestEnvironment) => TollgateClient;
   } = {},
 ): TurnGatewayFixture {
-  const { gateway: gatewayOptions, client, ...environmentOptions } = options;
-  const turn = useTurnEnvironment(environmentOptions);
+  const { gateway, client, ...environmentOptions } = options;
+  return useStack(environmentOptions, async (environment) =>
+    startGateway(
+      client ? client(environment) : environment.tollgate,
+      typeof gateway === 'function' ? gateway(environment) : gateway,
+    ),
+  );
+}
+
+/** One `beforeAll` that starts the environment, then the gateway; one `afterAll` that closes them the other way round. */
+function useStack(
+  options: TurnEnvironmentOptions,
+  startGatewayOn: ((environment: TestEnvironment) => Promise<RunningGateway>) | undefined,
+): TurnGatewayFixture {
+  const { tools, runs } = createTestTools();
+  let environment: TestEnvironment | undefined;
   let gateway: RunningGateway | undefined;
   beforeAll(async () => {
-    const environment = turn.environment;
-    gateway = await startGateway(
-      client ? client(environment) : environment.tollgate,
-      typeof gatewayOptions === 'function' ? gatewayOptions(environment) : gatewayOptions,
-    );
+    environment = await createTestEnvironment({ tools, ...options });
+    if (startGatewayOn) gateway = await startGatewayOn(environment);
   });
-  // Registered after the environment's, so it runs before it: the gateway goes first.
   afterAll(async () => {
     await gateway?.close();
+    await environment?.close();
   });
   return {
-    runs: turn.runs,
+    runs,
     get environment() {
-      return turn.environment;
+      return started(environment);
     },
     get gateway() {
       return started(gateway);
