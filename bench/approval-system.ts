@@ -40,3 +40,8 @@ export interface ApprovalSystem {
   /** The workflow's handle, for its history. */
   handle(turn: BenchTurn): WorkflowHandle;
 }
+
+/** Workflow ids from turn keys such as `[bench-baseline-latency-3]`. */
+export function workflowIdOf(key: string): string {
+  return key.replace(/[[\]]/g, '');
+}

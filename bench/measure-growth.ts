@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { TollgateClient } from '../src/client';
 import type { BenchModel } from './model-process';
 import { withTimeout } from './async-helpers';
-import { workflowIdOf } from './baseline-system';
+import { workflowIdOf } from './approval-system';
 import { benchToolNames, growthOutputBytes } from './bench-tools';
 import { nowMs } from './clock';
 import { historySizeOf } from './history-size';

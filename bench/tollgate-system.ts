@@ -1,9 +1,8 @@
 import type { WorkflowHandle } from '@temporalio/client';
 import type { TollgateClient } from '../src/client';
 import type { BenchModel } from './model-process';
-import type { ApprovalSystem, BenchTurn } from './approval-system';
+import { workflowIdOf, type ApprovalSystem, type BenchTurn } from './approval-system';
 import type { DecisionChannel, ModelStepsMode } from './bench-options';
-import { workflowIdOf } from './baseline-system';
 import { benchToolNames } from './bench-tools';
 import type { BenchWorkers } from './bench-workers';
 

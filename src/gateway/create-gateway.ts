@@ -93,7 +93,6 @@ export async function createGateway(options: GatewayOptions): Promise<FastifyIns
   const logError = (error: unknown) =>
     app.log.error({ err: error }, 'a decision attempt could not be written to the audit file');
   const decisions = new ApprovalDecisions(options.tollgate, audit, {
-    people,
     readTimeoutMs,
     ...(options.signingKey && { signingKey: options.signingKey }),
     logError,

@@ -6,7 +6,7 @@ export {
   type TokenGrant,
 } from './access-file';
 export { PersonDirectory, personIdPattern, type Person } from './people';
-export { resolveApproverNames } from './resolve-approver-names';
+export { approverNamesResolved, resolveApproverNames } from './resolve-approver-names';
 export { resolvePerson, type ChannelIdentity, type PersonResolution } from './resolve-person';
 export { defaultShortcutScopes, isTokenScope, tokenScopes, type TokenScope } from './scopes';
 export { digestToken } from './token-digest';

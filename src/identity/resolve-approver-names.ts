@@ -13,3 +13,21 @@ import type { PersonDirectory } from './people';
 export function resolveApproverNames(names: readonly string[], people: PersonDirectory): string[] {
   return [...new Set(names.map((name) => people.personOfName(name)?.id ?? name))];
 }
+
+/**
+ * `rules` with the names in its approver and editor lists resolved to person ids by {@link resolveApproverNames}: what
+ * the gateway does to every rule a turn starts with (REST, chat), so the turn compares person ids.
+ *
+ * @example
+ * approverNamesResolved({ approvers: ['slack:U0123'], quorum: 1 }, people); // { approvers: ['ana'], quorum: 1 }
+ */
+export function approverNamesResolved<Rules extends { approvers?: string[]; editors?: string[] }>(
+  rules: Rules,
+  people: PersonDirectory,
+): Rules {
+  return {
+    ...rules,
+    ...(rules.approvers && { approvers: resolveApproverNames(rules.approvers, people) }),
+    ...(rules.editors && { editors: resolveApproverNames(rules.editors, people) }),
+  };
+}

@@ -1,51 +1,27 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { createTestEnvironment, uniqueMarker, waitForPending, type TestEnvironment } from '../support/test-environment';
-import { createTestTools } from '../support/test-tools';
+import { uniqueMarker, waitForPending } from '../support/test-environment';
+import { useTurnEnvironment } from '../support/turn-gateway-fixture';
+import { cliEnvironment, runCli, type CliRun } from '../support/run-cli';
 
-const execFileAsync = promisify(execFile);
-const cliPath = path.resolve(__dirname, '../../bin/tollgate.js');
-const { tools, runs } = createTestTools();
-let environment: TestEnvironment;
+// The operator lets cli-user (the $USER the CLI decides as) approve deleteFile with changed arguments.
+const stack = useTurnEnvironment({ policy: { tools: { deleteFile: { editors: ['cli-user'] } } } });
 
-beforeAll(async () => {
-  // The operator lets cli-user (the $USER the CLI decides as) approve deleteFile with changed arguments.
-  environment = await createTestEnvironment({ tools, policy: { tools: { deleteFile: { editors: ['cli-user'] } } } });
-});
-afterAll(async () => {
-  await environment?.close();
-});
-
-async function tollgate(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  const env = {
-    ...process.env,
-    TEMPORAL_ADDRESS: environment.address,
-    TOLLGATE_TASK_QUEUE: environment.taskQueue,
-    USER: 'cli-user',
-    TOLLGATE_STATE_DIR: path.join(os.tmpdir(), 'tollgate-cli-edit-test-state'),
-    TOLLGATE_GATEWAY_URL: '',
-    npm_command: '',
-  };
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [cliPath, ...args], { env });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
+async function tollgate(...args: string[]): Promise<CliRun> {
+  return runCli(cliEnvironment(stack.environment, 'tollgate-cli-edit-test-state', { USER: 'cli-user' }), ...args);
 }
 
 async function waitingTurn() {
   const marker = uniqueMarker();
-  environment.model.scriptFor(
+  stack.environment.model.scriptFor(
     marker,
     { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: 'notes.txt' } }] },
     { text: 'done' },
   );
-  const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} tidy` }] });
+  const handle = await stack.environment.tollgate.startTurn({
+    messages: [{ role: 'user', content: `${marker} tidy` }],
+  });
   const [approval] = await waitForPending(handle, 1);
   return { marker, handle, approvalId: approval!.approvalId };
 }
@@ -63,7 +39,7 @@ describe('tollgate approve --input', () => {
       editedInput: { path: 'drafts/notes.txt' },
       editedBy: 'cli-user',
     });
-    expect(runs.filter((run) => run.toolCallId === `${marker}-1`).map((run) => run.input)).toEqual([
+    expect(stack.runs.filter((run) => run.toolCallId === `${marker}-1`).map((run) => run.input)).toEqual([
       { path: 'drafts/notes.txt' },
     ]);
   });
@@ -78,14 +54,14 @@ describe('tollgate approve --input', () => {
     expect(notJson.stderr).toMatch(/--input is not JSON/);
     const onDeny = await tollgate('deny', approvalId, '--input', '{}');
     expect(onDeny.stderr).toMatch(/go with approve only/);
-    expect(await environment.tollgate.pending({ workflowId: handle.workflowId })).toHaveLength(1);
-    expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toEqual([]);
+    expect(await stack.environment.tollgate.pending({ workflowId: handle.workflowId })).toHaveLength(1);
+    expect(stack.runs.filter((run) => run.toolCallId === `${marker}-1`)).toEqual([]);
 
     const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'tollgate-edit-')), 'input.json');
     writeFileSync(file, JSON.stringify({ path: 'from-file.txt' }));
     expect((await tollgate('approve', approvalId, '--input-file', file)).code).toBe(0);
     await handle.result();
-    expect(runs.filter((run) => run.toolCallId === `${marker}-1`).map((run) => run.input)).toEqual([
+    expect(stack.runs.filter((run) => run.toolCallId === `${marker}-1`).map((run) => run.input)).toEqual([
       { path: 'from-file.txt' },
     ]);
   });
@@ -95,6 +71,6 @@ describe('tollgate approve --input', () => {
     const refused = await tollgate('approve', approvalId, '--approver', 'mallory', '--input', '{"path":"x"}');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/"mallory" may not change the input/);
-    expect(await environment.tollgate.pending({ workflowId: handle.workflowId })).toHaveLength(1);
+    expect(await stack.environment.tollgate.pending({ workflowId: handle.workflowId })).toHaveLength(1);
   });
 });

@@ -1,69 +1,33 @@
-import os from 'node:os';
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import {
-  createTestEnvironment,
-  uniqueMarker,
-  waitFor,
-  waitForPending,
-  type TestEnvironment,
-} from '../support/test-environment';
-import { createTestTools } from '../support/test-tools';
-import { auditSince, startGateway, testTokens, type RunningGateway } from '../gateway/gateway-fixture';
+import { uniqueMarker, waitFor, waitForPending } from '../support/test-environment';
+import { auditSince, testTokens } from '../gateway/gateway-fixture';
+import { useTurnGateway } from '../support/turn-gateway-fixture';
+import { cliEnvironment, runCli, type CliRun } from '../support/run-cli';
 
-const execFileAsync = promisify(execFile);
-const cliPath = path.resolve(__dirname, '../../bin/tollgate.js');
-const { tools, runs } = createTestTools();
-let environment: TestEnvironment;
-let gateway: RunningGateway;
+const stack = useTurnGateway();
 
-beforeAll(async () => {
-  environment = await createTestEnvironment({ tools });
-  gateway = await startGateway(environment.tollgate);
-});
-afterAll(async () => {
-  await gateway?.close();
-  await environment?.close();
-});
-
-async function tollgate(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
+async function tollgate(...args: string[]): Promise<CliRun> {
   return tollgateWith({}, ...args);
 }
 
-async function tollgateWith(
-  environmentOverrides: Record<string, string>,
-  ...args: string[]
-): Promise<{ stdout: string; stderr: string; code: number }> {
-  const env = {
-    ...process.env,
-    TEMPORAL_ADDRESS: environment.address,
-    TOLLGATE_TASK_QUEUE: environment.taskQueue,
-    TOLLGATE_STATE_DIR: path.join(os.tmpdir(), 'tollgate-cli-grants-state'),
-    TOLLGATE_GATEWAY_URL: gateway.url,
+async function tollgateWith(overrides: Record<string, string>, ...args: string[]): Promise<CliRun> {
+  const env = cliEnvironment(stack.environment, 'tollgate-cli-grants-state', {
+    TOLLGATE_GATEWAY_URL: stack.gateway.url,
     TOLLGATE_GATEWAY_TOKEN: testTokens.ana,
-    npm_command: '',
-    ...environmentOverrides,
-  };
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [cliPath, ...args], { env });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
+    ...overrides,
+  });
+  return runCli(env, ...args);
 }
 
 describe('tollgate CLI and standing grants', () => {
   it('approves and allows, lists the grant with its uses, and revokes it', async () => {
     const marker = uniqueMarker();
-    environment.model.scriptFor(
+    stack.environment.model.scriptFor(
       marker,
       { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: 'one' } }] },
       { toolCalls: [{ id: `${marker}-2`, name: 'deleteFile', arguments: { path: 'two' } }] },
       { text: 'done' },
     );
-    const handle = await environment.tollgate.startTurn({
+    const handle = await stack.environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${marker} clean` }],
       requester: 'bob',
     });
@@ -76,7 +40,7 @@ describe('tollgate CLI and standing grants', () => {
     );
     const result = await handle.result();
     expect(result.audit.map((entry) => entry.via)).toEqual(['update', 'grant']);
-    expect(runs.filter((run) => run.toolCallId.startsWith(marker))).toHaveLength(2);
+    expect(stack.runs.filter((run) => run.toolCallId.startsWith(marker))).toHaveLength(2);
 
     const grantId = /grant-[0-9a-f]+/.exec(approved.stdout)?.[0] as string;
     const listed = await waitFor(
@@ -103,12 +67,14 @@ describe('tollgate CLI and standing grants', () => {
 
   it('keeps decisions and revocations the gateway refused to the CLI in GET /v1/audit, with who and why', async () => {
     const marker = uniqueMarker();
-    environment.model.scriptFor(
+    stack.environment.model.scriptFor(
       marker,
       { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: 'kept' } }] },
       { text: 'done' },
     );
-    const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} clean` }] });
+    const handle = await stack.environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${marker} clean` }],
+    });
     const [approval] = await waitForPending(handle, 1);
     const approvalId = approval!.approvalId;
     const since = new Date();
@@ -125,7 +91,7 @@ describe('tollgate CLI and standing grants', () => {
     );
     expect(revoke.code).not.toBe(0);
 
-    const attempts = await auditSince(gateway, since, (found) => found.length >= 3);
+    const attempts = await auditSince(stack.gateway, since, (found) => found.length >= 3);
     expect(attempts).toEqual([
       expect.objectContaining({
         channel: 'rest',
@@ -151,7 +117,7 @@ describe('tollgate CLI and standing grants', () => {
       }),
     ]);
     expect(JSON.stringify(attempts)).not.toContain('not-a-token-of-this-gateway');
-    expect(await environment.tollgate.pending({ workflowId: handle.workflowId })).toHaveLength(1);
+    expect(await stack.environment.tollgate.pending({ workflowId: handle.workflowId })).toHaveLength(1);
     await handle.cancel();
   });
 });

@@ -1,42 +1,24 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import {
-  createTestEnvironment,
-  uniqueMarker,
-  waitFor,
-  waitForPending,
-  type TestEnvironment,
-} from '../support/test-environment';
-import { createTestTools } from '../support/test-tools';
+import { uniqueMarker, waitFor, waitForPending } from '../support/test-environment';
+import { useTurnEnvironment } from '../support/turn-gateway-fixture';
+import { cliEnvironment, runCli, type CliRun } from '../support/run-cli';
 
-const execFileAsync = promisify(execFile);
-const cliPath = path.resolve(__dirname, '../../bin/tollgate.js');
-const { tools } = createTestTools();
 // @modelcontextprotocol/server-filesystem over stdio: write_file asks (not read-only), read_text_file does not.
 const root = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'tollgate-policy-check-')));
 const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-candidates-'));
-let environment: TestEnvironment;
-
-beforeAll(async () => {
-  writeFileSync(path.join(root, 'notes.txt'), 'notes\n');
-  // A task queue of its own: the replay reads this file's turns only.
-  environment = await createTestEnvironment({
-    tools,
-    // The MCP project's own server: its readOnlyHint is trusted, so reads run unasked as the replay expects.
-    policy: { mcpServers: { fs: { trustReadOnlyHint: true } } },
-    mcpServers: {
-      fs: {
-        command: process.execPath,
-        args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), root],
-      },
+writeFileSync(path.join(root, 'notes.txt'), 'notes\n');
+// A task queue of its own: the replay reads this file's turns only.
+const stack = useTurnEnvironment({
+  // The MCP project's own server: its readOnlyHint is trusted, so reads run unasked as the replay expects.
+  policy: { mcpServers: { fs: { trustReadOnlyHint: true } } },
+  mcpServers: {
+    fs: {
+      command: process.execPath,
+      args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), root],
     },
-  });
-});
-afterAll(async () => {
-  await environment?.close();
+  },
 });
 
 function candidate(name: string, policy: unknown): string {
@@ -45,33 +27,19 @@ function candidate(name: string, policy: unknown): string {
   return file;
 }
 
-async function tollgate(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  const env = {
-    ...process.env,
-    TEMPORAL_ADDRESS: environment.address,
-    TOLLGATE_TASK_QUEUE: environment.taskQueue,
-    TOLLGATE_STATE_DIR: path.join(os.tmpdir(), 'tollgate-cli-test-state'),
-    TOLLGATE_GATEWAY_URL: '',
-    npm_command: '',
-  };
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [cliPath, ...args], { env });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
+async function tollgate(...args: string[]): Promise<CliRun> {
+  return runCli(cliEnvironment(stack.environment, 'tollgate-cli-test-state'), ...args);
 }
 
 /** Starts a turn whose one model step makes `calls`; resolves with the approvals that wait and the handle. */
 async function turnCalling(calls: Array<{ name: string; arguments: unknown }>, asking: number) {
   const marker = uniqueMarker();
-  environment.model.scriptFor(
+  stack.environment.model.scriptFor(
     marker,
     { toolCalls: calls.map((call, index) => ({ id: `${marker}-${index}`, ...call })) },
     { text: 'done' },
   );
-  const handle = await environment.tollgate.startTurn({
+  const handle = await stack.environment.tollgate.startTurn({
     messages: [{ role: 'user', content: `${marker} go` }],
     requester: 'carol',
   });
@@ -91,9 +59,9 @@ describe('tollgate policy check', () => {
       3,
     );
     const [first, second, secret] = writes.pending.map((approval) => approval.approvalId);
-    await environment.tollgate.decide(first!, { approved: true, approver: 'ana' });
-    await environment.tollgate.decide(second!, { approved: true, approver: 'bob' });
-    await environment.tollgate.decide(secret!, { approved: false, approver: 'bob', reason: 'not the secrets' });
+    await stack.environment.tollgate.decide(first!, { approved: true, approver: 'ana' });
+    await stack.environment.tollgate.decide(second!, { approved: true, approver: 'bob' });
+    await stack.environment.tollgate.decide(secret!, { approved: false, approver: 'bob', reason: 'not the secrets' });
     const deploys = await turnCalling(
       [
         { name: 'deploy', arguments: { service: 'api' } },
@@ -102,8 +70,8 @@ describe('tollgate policy check', () => {
       2,
     );
     const [api, web] = deploys.pending.map((approval) => approval.approvalId);
-    await environment.tollgate.decide(api!, { approved: true, approver: 'ana' });
-    await environment.tollgate.decide(web!, { approved: true, approver: 'bob' });
+    await stack.environment.tollgate.decide(api!, { approved: true, approver: 'ana' });
+    await stack.environment.tollgate.decide(web!, { approved: true, approver: 'bob' });
     await Promise.all([writes.handle.result(), deploys.handle.result()]);
   }, 60_000);
 

@@ -1,66 +1,27 @@
 import { requesterSearchAttribute } from '../../src/workflows/definitions';
-import os from 'node:os';
 import { execFile, spawn } from 'node:child_process';
-import path from 'node:path';
 import { promisify } from 'node:util';
 import { findFreePort } from '../../src/dev/ports';
 import { resolveTemporalCli } from '../../src/dev/temporal-cli';
-import {
-  createTestEnvironment,
-  uniqueMarker,
-  waitFor,
-  type TestEnvironment,
-  waitForPending,
-} from '../support/test-environment';
-import { createTestTools } from '../support/test-tools';
+import { uniqueMarker, waitFor, waitForPending } from '../support/test-environment';
+import { useTurnEnvironment } from '../support/turn-gateway-fixture';
+import { cliEnvironment, cliPath, runCli, type CliRun } from '../support/run-cli';
 
 const execFileAsync = promisify(execFile);
-const cliPath = path.resolve(__dirname, '../../bin/tollgate.js');
-const { tools, runs } = createTestTools();
-let environment: TestEnvironment;
+const stack = useTurnEnvironment();
 
-beforeAll(async () => {
-  environment = await createTestEnvironment({ tools });
-});
-afterAll(async () => {
-  await environment?.close();
-});
-
-function cliEnvironment(): NodeJS.ProcessEnv {
-  return {
-    ...process.env,
-    TEMPORAL_ADDRESS: environment.address,
-    TOLLGATE_TASK_QUEUE: environment.taskQueue,
-    USER: 'cli-user',
-    // Not the repository's own .tollgate, where a running `npm run dev` leaves its gateway for the CLI.
-    TOLLGATE_STATE_DIR: path.join(os.tmpdir(), 'tollgate-cli-test-state'),
-    TOLLGATE_GATEWAY_URL: '',
-    // As a CLI on the PATH (jest under npx would pass on `exec`, and hints would say `npx tollgate`).
-    npm_command: '',
-  };
+function cliUserEnvironment(): NodeJS.ProcessEnv {
+  return cliEnvironment(stack.environment, 'tollgate-cli-test-state', { USER: 'cli-user' });
 }
 
-async function tollgate(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
-  return tollgateWith(cliEnvironment(), ...args);
-}
-
-async function tollgateWith(
-  env: NodeJS.ProcessEnv,
-  ...args: string[]
-): Promise<{ stdout: string; stderr: string; code: number }> {
-  try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [cliPath, ...args], { env });
-    return { stdout, stderr, code: 0 };
-  } catch (error) {
-    const failed = error as { stdout: string; stderr: string; code: number };
-    return { stdout: failed.stdout, stderr: failed.stderr, code: failed.code };
-  }
+async function tollgate(...args: string[]): Promise<CliRun> {
+  return runCli(cliUserEnvironment(), ...args);
 }
 
 describe('tollgate CLI', () => {
   it('starts a turn, lists its pending approval, and approves it by bare approvalId', async () => {
     const marker = uniqueMarker();
-    environment.model.scriptFor(
+    stack.environment.model.scriptFor(
       marker,
       { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: 'cli.txt' } }] },
       { text: 'CLI done.' },
@@ -69,7 +30,7 @@ describe('tollgate CLI', () => {
     expect(started.code).toBe(0);
     const workflowId = /Started turn (\S+)/.exec(started.stdout)?.[1];
     expect(workflowId).toBeDefined();
-    const handle = environment.tollgate.turn(workflowId!);
+    const handle = stack.environment.tollgate.turn(workflowId!);
     const [approval] = await waitForPending(handle, 1);
     // The one who ran it asks: the Temporal UI can list their turns.
     const { typedSearchAttributes } = await handle.describe();
@@ -85,7 +46,7 @@ describe('tollgate CLI', () => {
     expect(approved.stdout).toMatch(/deleteFile approved by cli-user/);
     const result = await handle.result();
     expect(result.audit[0]).toMatchObject({ approver: 'cli-user', reason: 'looks fine', via: 'update' });
-    expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
+    expect(stack.runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
 
     const again = await tollgate('deny', approval!.approvalId);
     expect(again.code).toBe(2);
@@ -94,12 +55,12 @@ describe('tollgate CLI', () => {
 
   it('follows a turn with `run`, showing the pending approval, until a deny from another terminal ends it', async () => {
     const marker = uniqueMarker();
-    environment.model.scriptFor(
+    stack.environment.model.scriptFor(
       marker,
       { toolCalls: [{ id: `${marker}-1`, name: 'deploy', arguments: { service: 'web' } }] },
       { text: 'Not deployed.' },
     );
-    const child = spawn(process.execPath, [cliPath, 'run', `${marker} deploy web`], { env: cliEnvironment() });
+    const child = spawn(process.execPath, [cliPath, 'run', `${marker} deploy web`], { env: cliUserEnvironment() });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -121,10 +82,10 @@ describe('tollgate CLI', () => {
 
   it('starts a turn whose model steps are local activities with --model-steps local, and refuses other modes', async () => {
     const marker = uniqueMarker();
-    environment.model.scriptFor(marker, { text: 'hello from a local step' });
+    stack.environment.model.scriptFor(marker, { text: 'hello from a local step' });
     const started = await tollgate('run', `${marker} hi`, '--model-steps', 'local', '--detach');
     expect(started.code).toBe(0);
-    const handle = environment.tollgate.turn(/Started turn (\S+)/.exec(started.stdout)![1]!);
+    const handle = stack.environment.tollgate.turn(/Started turn (\S+)/.exec(started.stdout)![1]!);
     expect((await handle.result()).text).toBe('hello from a local step');
     const events = (await handle.fetchHistory()).events ?? [];
     expect(events.filter((event) => event.activityTaskScheduledEventAttributes)).toEqual([]);
@@ -137,7 +98,7 @@ describe('tollgate CLI', () => {
 
   it('shows each decision in `follow` as it arrives, by tool name, and `status` reads as text (--json for the raw state)', async () => {
     const marker = uniqueMarker();
-    environment.model.scriptFor(
+    stack.environment.model.scriptFor(
       marker,
       {
         toolCalls: [
@@ -147,15 +108,10 @@ describe('tollgate CLI', () => {
       },
       { text: 'Half done.' },
     );
-    const started = await tollgateWith(
-      { ...cliEnvironment(), npm_command: 'exec' },
-      'run',
-      `${marker} two`,
-      '--detach',
-    );
+    const started = await runCli({ ...cliUserEnvironment(), npm_command: 'exec' }, 'run', `${marker} two`, '--detach');
     const workflowId = /Started turn (\S+)/.exec(started.stdout)![1]!;
     expect(started.stdout).toContain(`npx tollgate follow ${workflowId}`);
-    const [first, second] = await waitForPending(environment.tollgate.turn(workflowId), 2);
+    const [first, second] = await waitForPending(stack.environment.tollgate.turn(workflowId), 2);
 
     const status = await tollgate('status', workflowId);
     expect(status.stdout).toMatch(new RegExp(`^Turn ${workflowId}: awaiting-approval, 1 step, 2 waiting for approval`));
@@ -164,7 +120,7 @@ describe('tollgate CLI', () => {
     expect(raw.pending).toHaveLength(2);
 
     // Ctrl-C leaves the turn running and says how to pick it up again.
-    const interrupted = spawn(process.execPath, [cliPath, 'follow', workflowId], { env: cliEnvironment() });
+    const interrupted = spawn(process.execPath, [cliPath, 'follow', workflowId], { env: cliUserEnvironment() });
     let interruptedOutput = '';
     interrupted.stdout.on('data', (chunk: Buffer) => (interruptedOutput += chunk.toString()));
     const interruptedExit = new Promise<number | null>((resolve) => interrupted.once('exit', resolve));
@@ -177,7 +133,7 @@ describe('tollgate CLI', () => {
     expect(interruptedOutput).toContain(`Follow it again: tollgate follow ${workflowId}`);
 
     // `follow` picks the turn up; the first decision shows before the step's last one arrives.
-    const child = spawn(process.execPath, [cliPath, 'follow', workflowId], { env: cliEnvironment() });
+    const child = spawn(process.execPath, [cliPath, 'follow', workflowId], { env: cliUserEnvironment() });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -203,11 +159,7 @@ describe('tollgate CLI', () => {
   it('names the address and the fix when Temporal or the gateway is not there, without a stack trace', async () => {
     const port = await findFreePort('127.0.0.1');
     const startedAt = Date.now();
-    const noTemporal = await tollgateWith(
-      { ...cliEnvironment(), TEMPORAL_ADDRESS: `127.0.0.1:${port}` },
-      'status',
-      'x',
-    );
+    const noTemporal = await runCli({ ...cliUserEnvironment(), TEMPORAL_ADDRESS: `127.0.0.1:${port}` }, 'status', 'x');
     // `status` retries a few seconds (a restart in progress), saying so, then gives up clearly. How long it tried is
     // read from its own message, not from the clock around it: starting the CLI on a busy machine takes seconds too.
     expect(Date.now() - startedAt).toBeGreaterThan(3_000);
@@ -249,12 +201,12 @@ describe('tollgate CLI', () => {
 
   it('lets a bot in another language decide with `temporal workflow signal`', async () => {
     const marker = uniqueMarker();
-    environment.model.scriptFor(
+    stack.environment.model.scriptFor(
       marker,
       { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: 'go.txt' } }] },
       { text: 'ok' },
     );
-    const handle = await environment.tollgate.startTurn({
+    const handle = await stack.environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${marker} delete go.txt` }],
     });
     const [approval] = await waitForPending(handle, 1);
@@ -263,7 +215,7 @@ describe('tollgate CLI', () => {
       'workflow',
       'signal',
       '--address',
-      environment.address,
+      stack.environment.address,
       '--workflow-id',
       handle.workflowId,
       '--name',
@@ -278,6 +230,6 @@ describe('tollgate CLI', () => {
     ]);
     const result = await handle.result();
     expect(result.audit[0]).toMatchObject({ decision: 'denied', approver: 'go-bot', via: 'signal' });
-    expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(0);
+    expect(stack.runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(0);
   });
 });

@@ -1,3 +1,4 @@
+import { chatChannel } from '../../src/gateway/chat';
 import { emailExtension } from '../../src/gateway/email';
 import { slackExtension } from '../../src/gateway/slack';
 import { PersonDirectory } from '../../src/identity';
@@ -12,7 +13,8 @@ import {
 } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 import { decisionLink, openLink, submitForm, testLinkSecret } from './email/email-link-visits';
-import { expectProblem, startGateway, type RunningGateway } from './gateway-fixture';
+import { NodeChat } from './chat/chat-fixture';
+import { expectProblem, startGateway, testTokenGrants, type RunningGateway } from './gateway-fixture';
 import { clickPayload, formBodyOf, postToSlack, testSigningSecret } from './slack/slack-clicks';
 
 const { tools, runs } = createTestTools();
@@ -187,5 +189,45 @@ describe('channel identities resolve to people', () => {
     expect(attempts.filter((attempt) => attempt.refusal?.code === 'rate-limited')).toEqual([
       expect.objectContaining({ approver: 'carol', outcome: 'refused' }),
     ]);
+  });
+  it("resolves the channel names in a chat conversation's approver list to people, as for a turn started over REST", async () => {
+    // The operator's chat names its approver by her Slack user; the turn must name her as the person she is.
+    const chatGateway = await startGateway(environment.tollgate, {
+      people,
+      extensions: [
+        chatChannel({
+          tokens: testTokenGrants(),
+          timing: { pollIntervalMs: 100 },
+          conversation: { turn: { approvalRules: { approvers: ['slack:U0ANA'] } } },
+        }),
+      ],
+    });
+    try {
+      const marker = uniqueMarker();
+      environment.model.scriptFor(
+        marker,
+        { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: 'chat-notes.txt' } }] },
+        { text: 'done' },
+      );
+      const chat = new NodeChat(chatGateway, { as: 'bob', id: `names-${marker.slice(6, 14)}` });
+      await chat.sendMessage({ text: `${marker} tidy up` });
+      const handle = environment.tollgate.turn(chat.latestMessage()!.id);
+      const [approval] = await waitForPending(handle, 1);
+      expect(approval!.approvers).toEqual(['ana']);
+      const byEve = await chatGateway.call('POST', `/v1/approvals/${approval!.approvalId}/decision`, {
+        as: 'eve',
+        body: { approved: true },
+      });
+      expectProblem(byEve, 403, 'forbidden');
+      const byAna = await chatGateway.call('POST', `/v1/approvals/${approval!.approvalId}/decision`, {
+        as: 'ana',
+        body: { approved: true },
+      });
+      expect(byAna.status).toBe(200);
+      expect((await handle.result()).audit[0]).toMatchObject({ decision: 'approved', approver: 'ana' });
+      expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
+    } finally {
+      await chatGateway.close();
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { PersonDirectory } from '../../src/identity/people';
-import { resolveApproverNames } from '../../src/identity/resolve-approver-names';
+import { approverNamesResolved, resolveApproverNames } from '../../src/identity/resolve-approver-names';
 
 describe('resolveApproverNames', () => {
   const people = PersonDirectory.fromList([
@@ -30,5 +30,23 @@ describe('resolveApproverNames', () => {
       'slack:U0123',
       'email:ana@example.com',
     ]);
+  });
+});
+
+describe('approverNamesResolved', () => {
+  const people = PersonDirectory.fromList([{ id: 'ana', slack: ['T0001/U0123'], email: ['ana@example.com'] }]);
+
+  it('resolves the approver and editor lists of a set of rules and keeps the rest as it is', () => {
+    expect(
+      approverNamesResolved(
+        { approvers: ['slack:U0123', 'bob'], editors: ['email:ana@example.com'], quorum: 2, allowSelfApproval: false },
+        people,
+      ),
+    ).toEqual({ approvers: ['ana', 'bob'], editors: ['ana'], quorum: 2, allowSelfApproval: false });
+  });
+
+  it('adds no list that the rules did not have', () => {
+    const rules: { approvers?: string[]; quorum: number } = { quorum: 1 };
+    expect(approverNamesResolved(rules, people)).toEqual({ quorum: 1 });
   });
 });

@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { approverNamesResolved, type PersonDirectory } from '../../identity';
+import type { ConversationInput } from '../../protocol';
 import type { ApproverTokens } from '../auth/approver-tokens';
 import type { GatewayExtension } from '../gateway-options';
 import type { GatewayContext } from '../gateway-context';
@@ -46,6 +48,7 @@ export function chatChannel(options: ChatExtensionOptions): GatewayExtension {
     register(app: FastifyInstance, context: GatewayContext) {
       const handler = createChatHandler({
         ...options,
+        ...(options.conversation && { conversation: conversationWithPersonIds(options.conversation, context.people) }),
         tollgate: context.tollgate,
         decisions: context.decisions,
         grants: context.grants,
@@ -92,6 +95,16 @@ export function chatChannel(options: ChatExtensionOptions): GatewayExtension {
       );
     },
   } as GatewayExtension;
+}
+
+/**
+ * The conversation's settings with the names in its turns' approver and editor lists resolved to person ids, as
+ * `POST /v1/turns` resolves a caller's: a chat's turns compare person ids like every other turn.
+ */
+function conversationWithPersonIds(conversation: ConversationInput, people: PersonDirectory): ConversationInput {
+  const rules = conversation.turn?.approvalRules;
+  if (!rules) return conversation;
+  return { ...conversation, turn: { ...conversation.turn, approvalRules: approverNamesResolved(rules, people) } };
 }
 
 function toChatRequest(request: FastifyRequest, reply: FastifyReply): ChatHttpRequest {

@@ -1,5 +1,4 @@
 import { isApprovalDecisionError, judgeDecisionsOnClosedTurn, type TollgateClient } from '../../client';
-import { PersonDirectory } from '../../identity';
 import type {
   AgentTurnState,
   ModelMessage,
@@ -61,8 +60,6 @@ export type AuditedRefusal = Pick<GatewayError, 'detail'> & { kind: string };
 
 /** What {@link ApprovalDecisions} needs beyond the client and the audit. */
 export interface ApprovalDecisionsOptions {
-  /** The identity map, for approver lists that name channel identities. */
-  people?: PersonDirectory;
   /** Signs every forwarded decision when set. */
   signingKey?: DecisionSigningKey;
   /** Deadline of each read of a turn (default 10 s). */
@@ -83,7 +80,6 @@ export interface ApprovalDecisionsOptions {
  * const recorded = await decisions.decideOne({ person: 'ana', identity: 'token:ana' }, { approvalId, approved: false });
  */
 export class ApprovalDecisions {
-  private readonly people: PersonDirectory;
   private readonly readTimeoutMs: number;
   private readonly logError: (error: unknown) => void;
   private readonly flood: RefusalFlood;
@@ -93,7 +89,6 @@ export class ApprovalDecisions {
     private readonly audit: DecisionAudit,
     private readonly options: ApprovalDecisionsOptions = {},
   ) {
-    this.people = options.people ?? PersonDirectory.empty();
     this.readTimeoutMs = options.readTimeoutMs ?? defaultReadTimeoutMs;
     this.logError = options.logError ?? (() => undefined);
     this.flood = new RefusalFlood((attempt) => this.write(attempt));

@@ -20,7 +20,18 @@ export function parseInput<Schema extends z.ZodType>(
   value: unknown,
   location: InputLocation,
 ): z.output<Schema> {
-  const parsed = schema.safeParse(value ?? (location === 'body' ? undefined : {}));
+  return parsedInput(schema.safeParse(value ?? (location === 'body' ? undefined : {})), value, location);
+}
+
+/**
+ * What {@link parseInput} answers for a parse already made of `value`: its data, or the same 400 naming every field at
+ * fault. For a route that keeps one parse for itself and its hooks.
+ */
+export function parsedInput<Output>(
+  parsed: z.ZodSafeParseResult<Output>,
+  value: unknown,
+  location: InputLocation,
+): Output {
   if (parsed.success) return parsed.data;
   const errors = parsed.error.issues.flatMap((issue): FieldProblem[] => {
     const base = formatPath(location, issue.path);

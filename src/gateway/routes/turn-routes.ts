@@ -1,7 +1,7 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { fitTurnInput, newTurnId } from '../../client';
-import { resolveApproverNames, type PersonDirectory } from '../../identity';
-import type { ApprovalRules } from '../../protocol';
+import { approverNamesResolved } from '../../identity';
 import { callerOf, requireScope, type Caller } from '../auth/authenticate';
 import { toGatewayError } from '../http/to-gateway-error';
 import { auditRefusedRequests } from '../decisions/refused-request-audit';
@@ -15,7 +15,7 @@ import {
   startTurnBodySchema,
   turnParamsSchema,
 } from '../http/gateway-schemas';
-import { parseInput } from '../http/parse-input';
+import { parseInput, parsedInput } from '../http/parse-input';
 import { callerMayReadTurn, checkContentRefsOfInput, readTurnContent, turnContentParamsSchema } from './turn-content';
 import { readTurnState } from '../turns/turn-reads';
 
@@ -27,14 +27,14 @@ export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext
   // A start refused before its messages reached the decisions (no token, a token that may not start turns) is
   // audited when the messages carried a decision (a halted turn's continuation): the first one names the attempt.
   const refusedContinuations = auditRefusedRequests(context.decisions, 'message', (request) => {
-    const body = startTurnBodySchema.safeParse(request.body);
+    const body = startBodyOf(request);
     const first = body.success ? decisionsInMessages(body.data.messages)[0] : undefined;
     return first && { request: { approvalId: first.response.approvalId, approved: first.response.approved } };
   });
   app.post('/v1/turns', { onError: refusedContinuations }, async (request, reply) => {
     const caller = requireScope(request, 'turns:start');
     parseInput(emptyQuerySchema, request.query, 'query');
-    const body = parseInput(startTurnBodySchema, request.body, 'body');
+    const body = parsedInput(startBodyOf(request), request.body, 'body');
     // Running without asking anyone is a right of the token, never of the request.
     if (body.autoApprove === true && !caller.scopes.has('turns:autonomous')) {
       throw new GatewayError('forbidden', 'autoApprove needs a token with the scope turns:autonomous.');
@@ -56,7 +56,7 @@ export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext
     const handle = await context.tollgate.startTurn(
       {
         ...body,
-        ...(body.approvalRules && { approvalRules: withPersonIds(body.approvalRules, context.people) }),
+        ...(body.approvalRules && { approvalRules: approverNamesResolved(body.approvalRules, context.people) }),
         messages,
         requester: caller.person,
       },
@@ -132,11 +132,17 @@ export function registerTurnRoutes(app: FastifyInstance, context: GatewayContext
   );
 }
 
-/** A caller's rules with the channel names in its approver and editor lists resolved to person ids. */
-function withPersonIds(rules: ApprovalRules, people: PersonDirectory): ApprovalRules {
-  return {
-    ...rules,
-    ...(rules.approvers && { approvers: resolveApproverNames(rules.approvers, people) }),
-    ...(rules.editors && { editors: resolveApproverNames(rules.editors, people) }),
-  };
+/**
+ * Each `POST /v1/turns` body parsed once (up to megabytes of messages): the route and, on a refusal, its audit hook read
+ * the same parse, whichever of them asks first (a token that may not start turns is refused before the route parses).
+ */
+const startBodies = new WeakMap<FastifyRequest, z.ZodSafeParseResult<z.output<typeof startTurnBodySchema>>>();
+
+function startBodyOf(request: FastifyRequest): z.ZodSafeParseResult<z.output<typeof startTurnBodySchema>> {
+  let parsed = startBodies.get(request);
+  if (!parsed) {
+    parsed = startTurnBodySchema.safeParse(request.body);
+    startBodies.set(request, parsed);
+  }
+  return parsed;
 }

@@ -3,21 +3,10 @@ import { planProposal } from '../../../src/activities/planning/plan-proposal';
 import { planToolCalls, type PlanningContext } from '../../../src/activities/planning/plan-tool-calls';
 import { inputDigestOf, type PlannedToolCall, type ToolCallPart } from '../../../src/protocol';
 import { defineTool, ToolRegistry } from '../../../src/tools';
+import { planningTools } from '../../support/planning-tools';
 
 const tools = [
-  defineTool({
-    name: 'lookup',
-    description: 'Looks a word up.',
-    inputSchema: z.object({ query: z.string() }),
-    execute: ({ query }) => `definition of ${query}`,
-  }),
-  defineTool({
-    name: 'deleteFile',
-    description: 'Deletes a file.',
-    inputSchema: z.object({ path: z.string() }),
-    needsApproval: true,
-    execute: ({ path }) => ({ deleted: path }),
-  }),
+  ...planningTools,
   defineTool({
     name: 'deploy',
     description: 'Deploys.',

@@ -4,21 +4,10 @@ import { verifyToolApproval } from '../../../src/activities/planning/approval-si
 import { workflowIdOfApproval } from '../../../src/protocol/approval-id';
 import type { PlannedToolCall, ToolCallPart } from '../../../src/protocol';
 import { defineTool, ToolRegistry } from '../../../src/tools';
+import { planningTools } from '../../support/planning-tools';
 
 const tools = [
-  defineTool({
-    name: 'lookup',
-    description: 'Looks a word up.',
-    inputSchema: z.object({ query: z.string() }),
-    execute: ({ query }) => `definition of ${query}`,
-  }),
-  defineTool({
-    name: 'deleteFile',
-    description: 'Deletes a file.',
-    inputSchema: z.object({ path: z.string() }),
-    needsApproval: true,
-    execute: ({ path }) => ({ deleted: path }),
-  }),
+  ...planningTools,
   defineTool({
     name: 'transfer',
     description: 'Moves money; over 100 asks.',

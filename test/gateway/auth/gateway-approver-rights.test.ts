@@ -1,39 +1,23 @@
 import { PersonDirectory } from '../../../src/identity';
 import { pendingToolApprovalsQuery } from '../../../src/workflows/definitions';
-import {
-  createTestEnvironment,
-  uniqueMarker,
-  type TestEnvironment,
-  waitForPending,
-} from '../../support/test-environment';
-import { createTestTools } from '../../support/test-tools';
-import { expectProblem, startGateway, type RunningGateway } from '../gateway-fixture';
+import { uniqueMarker, waitForPending } from '../../support/test-environment';
+import { expectProblem, startGateway } from '../gateway-fixture';
+import { useTurnGateway } from '../../support/turn-gateway-fixture';
 
-const { tools, runs } = createTestTools();
-let environment: TestEnvironment;
-let gateway: RunningGateway;
-
-beforeAll(async () => {
-  environment = await createTestEnvironment({ tools });
-  gateway = await startGateway(environment.tollgate);
-});
-afterAll(async () => {
-  await gateway?.close();
-  await environment?.close();
-});
+const stack = useTurnGateway();
 
 async function startTurnOverRest(marker: string, approvalRules: object) {
-  environment.model.scriptFor(
+  stack.environment.model.scriptFor(
     marker,
     { toolCalls: [{ id: `${marker}-1`, name: 'transfer', arguments: { amount: 900, to: 'acme' } }] },
     { text: 'paid' },
   );
-  const started = await gateway.call('POST', '/v1/turns', {
+  const started = await stack.gateway.call('POST', '/v1/turns', {
     as: 'eve',
     body: { messages: [{ role: 'user', content: `${marker} pay acme` }], approvalRules },
   });
   expect(started.status).toBe(201);
-  const handle = environment.tollgate.turn(started.body.workflowId);
+  const handle = stack.environment.tollgate.turn(started.body.workflowId);
   const [approval] = await waitForPending(handle, 1);
   return { handle, approvalId: approval!.approvalId };
 }
@@ -42,37 +26,37 @@ describe('gateway approver rights', () => {
   it('refuses an approver who is not allowed with 403, changes nothing, and audits the attempt', async () => {
     const marker = uniqueMarker();
     const { handle, approvalId } = await startTurnOverRest(marker, { approvers: ['ana'] });
-    const refused = await gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+    const refused = await stack.gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
       as: 'bob',
       body: { approved: true },
     });
     expectProblem(refused, 403, 'forbidden');
     expect(await handle.query(pendingToolApprovalsQuery)).toHaveLength(1);
-    expect(gateway.audit.list({ approvalId })).toEqual([
+    expect(stack.gateway.audit.list({ approvalId })).toEqual([
       expect.objectContaining({
         approver: 'bob',
         outcome: 'refused',
         refusal: expect.objectContaining({ code: 'forbidden' }),
       }),
     ]);
-    const accepted = await gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+    const accepted = await stack.gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
       as: 'ana',
       body: { approved: true },
     });
     expect(accepted.status).toBe(200);
     await handle.result();
-    expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
+    expect(stack.runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
   });
 
   it('takes the requester from the token, so self-approval can be refused', async () => {
     const marker = uniqueMarker();
     const { handle, approvalId } = await startTurnOverRest(marker, { allowSelfApproval: false });
-    const own = await gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+    const own = await stack.gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
       as: 'eve',
       body: { approved: true },
     });
     expectProblem(own, 403, 'forbidden');
-    const other = await gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+    const other = await stack.gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
       as: 'bob',
       body: { approved: true },
     });
@@ -83,24 +67,24 @@ describe('gateway approver rights', () => {
   it('needs two distinct approvers for a quorum of two', async () => {
     const marker = uniqueMarker();
     const { handle, approvalId } = await startTurnOverRest(marker, { quorum: 2 });
-    const first = await gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+    const first = await stack.gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
       as: 'ana',
       body: { approved: true },
     });
     expect(first.body).toMatchObject({ decision: 'awaiting-quorum' });
-    const again = await gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+    const again = await stack.gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
       as: 'ana',
       body: { approved: true },
     });
     expect(again.body).toMatchObject({ decision: 'awaiting-quorum' });
-    expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(0);
-    const second = await gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+    expect(stack.runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(0);
+    const second = await stack.gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
       as: 'bob',
       body: { approved: true },
     });
     expect(second.body).toMatchObject({ decision: 'approved' });
     await handle.result();
-    expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
+    expect(stack.runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
   });
 
   it('names people in the turn as the gateway knows them: a channel name a caller writes is resolved to its person', async () => {
@@ -112,10 +96,10 @@ describe('gateway approver rights', () => {
       { id: 'robot' },
       { id: 'reader' },
     ]);
-    const mapped = await startGateway(environment.tollgate, { people });
+    const mapped = await startGateway(stack.environment.tollgate, { people });
     try {
       const marker = uniqueMarker();
-      environment.model.scriptFor(
+      stack.environment.model.scriptFor(
         marker,
         { toolCalls: [{ id: `${marker}-1`, name: 'transfer', arguments: { amount: 900, to: 'acme' } }] },
         { text: 'paid' },
@@ -128,7 +112,7 @@ describe('gateway approver rights', () => {
         },
       });
       expect(started.status).toBe(201);
-      const handle = environment.tollgate.turn(started.body.workflowId);
+      const handle = stack.environment.tollgate.turn(started.body.workflowId);
       const [approval] = await waitForPending(handle, 1);
       // The turn and the gateway compare the same person ids with the same rule.
       expect(approval!.approvers).toEqual(['ana']);
@@ -143,7 +127,7 @@ describe('gateway approver rights', () => {
       });
       expect(accepted.status).toBe(200);
       expect((await handle.result()).audit[0]).toMatchObject({ decision: 'approved', approver: 'ana' });
-      expect(runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
+      expect(stack.runs.filter((run) => run.toolCallId === `${marker}-1`)).toHaveLength(1);
     } finally {
       await mapped.close();
     }

@@ -1,41 +1,30 @@
 import { formatApprovalId, type ToolResultPart } from '../../../src/protocol';
-import { createTestEnvironment, uniqueMarker, waitFor, type TestEnvironment } from '../../support/test-environment';
-import { createTestTools } from '../../support/test-tools';
-import { expectProblem, startGateway, type RunningGateway } from '../gateway-fixture';
+import { uniqueMarker, waitFor } from '../../support/test-environment';
+import { expectProblem } from '../gateway-fixture';
+import { useTurnGateway } from '../../support/turn-gateway-fixture';
 
-const { tools, runs } = createTestTools();
-let environment: TestEnvironment;
-let gateway: RunningGateway;
-
-beforeAll(async () => {
-  environment = await createTestEnvironment({ tools });
-  gateway = await startGateway(environment.tollgate);
-});
-afterAll(async () => {
-  await gateway?.close();
-  await environment?.close();
-});
+const stack = useTurnGateway();
 
 type ScriptedCall = { suffix: string; name: string; arguments: unknown };
 
 /** Starts a turn over REST whose model calls `calls`, and waits until every call needing approval is pending. */
 async function startTurn(calls: ScriptedCall[], waiting: number) {
   const marker = uniqueMarker();
-  environment.model.scriptFor(
+  stack.environment.model.scriptFor(
     marker,
     {
       toolCalls: calls.map((call) => ({ id: `${marker}-${call.suffix}`, name: call.name, arguments: call.arguments })),
     },
     { text: 'finished' },
   );
-  const started = await gateway.call('POST', '/v1/turns', {
+  const started = await stack.gateway.call('POST', '/v1/turns', {
     body: { messages: [{ role: 'user', content: `${marker} tidy up` }] },
   });
   expect(started.status).toBe(201);
   const { workflowId } = started.body as { workflowId: string };
   expect(started.headers.get('location')).toBe(`/v1/turns/${workflowId}`);
   const listed = await waitFor(
-    () => gateway.call('GET', `/v1/approvals?workflowId=${encodeURIComponent(workflowId)}`),
+    () => stack.gateway.call('GET', `/v1/approvals?workflowId=${encodeURIComponent(workflowId)}`),
     (response) => response.body.approvals?.length === waiting,
   );
   const approvals = listed.body.approvals as Array<{ approvalId: string; toolCallId: string; toolName: string }>;
@@ -46,7 +35,7 @@ async function startTurn(calls: ScriptedCall[], waiting: number) {
 
 async function finishedState(workflowId: string) {
   const response = await waitFor(
-    () => gateway.call('GET', `/v1/turns/${encodeURIComponent(workflowId)}`),
+    () => stack.gateway.call('GET', `/v1/turns/${encodeURIComponent(workflowId)}`),
     (current) => current.body.status === 'completed',
   );
   return response.body;
@@ -70,29 +59,31 @@ describe('approval gateway decisions', () => {
     expect(approvals[0]).toMatchObject({ workflowId, toolName: 'deleteFile', input: { path: 'a.txt' } });
     const approvalId = idOf('a');
 
-    const shown = await gateway.call('GET', `/v1/approvals/${approvalId}`);
+    const shown = await stack.gateway.call('GET', `/v1/approvals/${approvalId}`);
     expect(shown).toMatchObject({ status: 200, body: { status: 'pending', workflowId, approvalId } });
-    const byTool = await gateway.call('GET', `/v1/approvals?workflowId=${workflowId}&tool=deploy`);
+    const byTool = await stack.gateway.call('GET', `/v1/approvals?workflowId=${workflowId}&tool=deploy`);
     expect(byTool.body.approvals).toEqual([]);
 
-    const decided = await gateway.call('POST', `/v1/approvals/${approvalId}/decision`, { body: { approved: true } });
+    const decided = await stack.gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+      body: { approved: true },
+    });
     expect(decided.status).toBe(200);
     expect(decided.body).toMatchObject({ approvalId, decision: 'approved', approver: 'ana', via: 'update' });
 
     const state = await finishedState(workflowId);
     expect(state).toMatchObject({ workflowId, status: 'completed', text: 'finished', pending: [] });
     expect(state.audit).toEqual([expect.objectContaining({ approvalId, decision: 'approved', approver: 'ana' })]);
-    expect(runs.filter((run) => run.toolCallId === `${marker}-a`)).toHaveLength(1);
-    const after = await gateway.call('GET', `/v1/approvals/${approvalId}`);
+    expect(stack.runs.filter((run) => run.toolCallId === `${marker}-a`)).toHaveLength(1);
+    const after = await stack.gateway.call('GET', `/v1/approvals/${approvalId}`);
     expect(after.body).toMatchObject({ status: 'decided', decision: 'approved', approver: 'ana', workflowId });
-    expect(gateway.audit.list({ approvalId })).toEqual([
+    expect(stack.gateway.audit.list({ approvalId })).toEqual([
       expect.objectContaining({ approver: 'ana', channel: 'rest', workflowId, approved: true, outcome: 'recorded' }),
     ]);
   });
 
   it('denies with a reason the model reads, takes the approver from the token, and never runs the tool', async () => {
     const { marker, workflowId, idOf } = await startTurn([deleteFile('a', 'keep.txt')], 1);
-    const decided = await gateway.call('POST', `/v1/approvals/${idOf('a')}/decision`, {
+    const decided = await stack.gateway.call('POST', `/v1/approvals/${idOf('a')}/decision`, {
       as: 'bob',
       body: { approved: false, reason: 'keep it' },
     });
@@ -101,13 +92,13 @@ describe('approval gateway decisions', () => {
     expect(resultsOf(state.messages)).toEqual([
       expect.objectContaining({ toolCallId: `${marker}-a`, output: { type: 'execution-denied', reason: 'keep it' } }),
     ]);
-    expect(runs.filter((run) => run.toolCallId === `${marker}-a`)).toHaveLength(0);
+    expect(stack.runs.filter((run) => run.toolCallId === `${marker}-a`)).toHaveLength(0);
   });
 
   it('decides a batch all or nothing', async () => {
     const { marker, workflowId, idOf } = await startTurn([deleteFile('a', 'a.txt'), deleteFile('b', 'b.txt')], 2);
     const path = `/v1/turns/${workflowId}/decisions`;
-    const partlyUnknown = await gateway.call('POST', path, {
+    const partlyUnknown = await stack.gateway.call('POST', path, {
       body: {
         responses: [
           { approvalId: idOf('a'), approved: true },
@@ -116,9 +107,9 @@ describe('approval gateway decisions', () => {
       },
     });
     expectProblem(partlyUnknown, 404, 'unknown-approval');
-    expect((await gateway.call('GET', `/v1/approvals?workflowId=${workflowId}`)).body.approvals).toHaveLength(2);
+    expect((await stack.gateway.call('GET', `/v1/approvals?workflowId=${workflowId}`)).body.approvals).toHaveLength(2);
 
-    const decided = await gateway.call('POST', path, {
+    const decided = await stack.gateway.call('POST', path, {
       body: {
         responses: [
           { approvalId: idOf('a'), approved: true },
@@ -139,16 +130,18 @@ describe('approval gateway decisions', () => {
     const missingTurn = formatApprovalId('turn-that-never-was', 'abc');
     const unknown = `unknown-${uniqueMarker()}`;
     for (const approvalId of [unknown, missingTurn]) {
-      const decision = await gateway.call('POST', `/v1/approvals/${approvalId}/decision`, { body: { approved: true } });
+      const decision = await stack.gateway.call('POST', `/v1/approvals/${approvalId}/decision`, {
+        body: { approved: true },
+      });
       expectProblem(decision, 404, 'unknown-approval');
-      expectProblem(await gateway.call('GET', `/v1/approvals/${approvalId}`), 404, 'unknown-approval');
+      expectProblem(await stack.gateway.call('GET', `/v1/approvals/${approvalId}`), 404, 'unknown-approval');
     }
-    expectProblem(await gateway.call('GET', '/v1/turns/turn-that-never-was'), 404, 'unknown-turn');
-    const batch = await gateway.call('POST', '/v1/turns/turn-that-never-was/decisions', {
+    expectProblem(await stack.gateway.call('GET', '/v1/turns/turn-that-never-was'), 404, 'unknown-turn');
+    const batch = await stack.gateway.call('POST', '/v1/turns/turn-that-never-was/decisions', {
       body: { responses: [{ approvalId: missingTurn, approved: true }] },
     });
     expectProblem(batch, 404, 'unknown-turn');
-    expect(gateway.audit.list({ approvalId: unknown })).toEqual([
+    expect(stack.gateway.audit.list({ approvalId: unknown })).toEqual([
       expect.objectContaining({
         outcome: 'refused',
         refusal: { code: 'unknown-approval', detail: expect.any(String) },
@@ -160,12 +153,12 @@ describe('approval gateway decisions', () => {
     const { marker, workflowId, idOf } = await startTurn([deleteFile('a', 'a.txt'), deleteFile('b', 'b.txt')], 2);
     const approvalId = idOf('a');
     const path = `/v1/approvals/${approvalId}/decision`;
-    const first = await gateway.call('POST', path, { body: { approved: true } });
-    const repeat = await gateway.call('POST', path, { as: 'bob', body: { approved: true } });
+    const first = await stack.gateway.call('POST', path, { body: { approved: true } });
+    const repeat = await stack.gateway.call('POST', path, { as: 'bob', body: { approved: true } });
     // The same decision as recorded; the turn says this one changed nothing.
     expect(repeat).toMatchObject({ status: 200, body: { ...first.body, outcome: 'repeat' } });
 
-    const conflict = await gateway.call('POST', path, { as: 'eve', body: { approved: false, reason: 'stop' } });
+    const conflict = await stack.gateway.call('POST', path, { as: 'eve', body: { approved: false, reason: 'stop' } });
     expectProblem(conflict, 409, 'conflict');
     expect(conflict.body).toMatchObject({
       approvalId,
@@ -174,16 +167,16 @@ describe('approval gateway decisions', () => {
     });
 
     // The turn finishes; its record still answers repeats and conflicts the same way.
-    await gateway.call('POST', `/v1/approvals/${idOf('b')}/decision`, { body: { approved: true } });
+    await stack.gateway.call('POST', `/v1/approvals/${idOf('b')}/decision`, { body: { approved: true } });
     await finishedState(workflowId);
-    expect(await gateway.call('POST', path, { body: { approved: true } })).toMatchObject({
+    expect(await stack.gateway.call('POST', path, { body: { approved: true } })).toMatchObject({
       status: 200,
       body: { ...first.body, outcome: 'repeat' },
     });
-    expectProblem(await gateway.call('POST', path, { as: 'eve', body: { approved: false } }), 409, 'conflict');
-    expect(runs.filter((run) => run.toolCallId === `${marker}-a`)).toHaveLength(1);
+    expectProblem(await stack.gateway.call('POST', path, { as: 'eve', body: { approved: false } }), 409, 'conflict');
+    expect(stack.runs.filter((run) => run.toolCallId === `${marker}-a`)).toHaveLength(1);
 
-    const audit = await gateway.call('GET', `/v1/audit?approvalId=${encodeURIComponent(approvalId)}`, {
+    const audit = await stack.gateway.call('GET', `/v1/audit?approvalId=${encodeURIComponent(approvalId)}`, {
       as: 'auditor',
     });
     expect(
@@ -205,23 +198,25 @@ describe('approval gateway decisions', () => {
   it('judges decisions on a terminated turn as on a finished one: repeat 200, conflict 409, left waiting 409', async () => {
     const { workflowId, idOf } = await startTurn([deleteFile('a', 'a.txt'), deleteFile('b', 'b.txt')], 2);
     const path = `/v1/approvals/${idOf('a')}/decision`;
-    const first = await gateway.call('POST', path, { body: { approved: true } });
+    const first = await stack.gateway.call('POST', path, { body: { approved: true } });
     expect(first.status).toBe(200);
     await waitFor(
-      () => gateway.call('GET', `/v1/turns/${encodeURIComponent(workflowId)}`),
+      () => stack.gateway.call('GET', `/v1/turns/${encodeURIComponent(workflowId)}`),
       (current) => current.body.pending?.length === 1,
     );
     // A terminated turn has no result to judge by: the gateway judges by the state it reads, with the same rules.
-    await environment.client.workflow.getHandle(workflowId).terminate('operator stopped it');
+    await stack.environment.client.workflow.getHandle(workflowId).terminate('operator stopped it');
 
-    expect(await gateway.call('POST', path, { as: 'bob', body: { approved: true } })).toMatchObject({
+    expect(await stack.gateway.call('POST', path, { as: 'bob', body: { approved: true } })).toMatchObject({
       status: 200,
       body: { ...first.body, outcome: 'repeat' },
     });
-    const conflict = await gateway.call('POST', path, { as: 'eve', body: { approved: false } });
+    const conflict = await stack.gateway.call('POST', path, { as: 'eve', body: { approved: false } });
     expectProblem(conflict, 409, 'conflict');
     expect(conflict.body.detail).toContain('first decision wins');
-    const waiting = await gateway.call('POST', `/v1/approvals/${idOf('b')}/decision`, { body: { approved: true } });
+    const waiting = await stack.gateway.call('POST', `/v1/approvals/${idOf('b')}/decision`, {
+      body: { approved: true },
+    });
     expectProblem(waiting, 409, 'turn-closed');
     expect(waiting.body.detail).toMatch(/without a decision on .*takes no more decisions/);
   });
@@ -230,7 +225,9 @@ describe('approval gateway decisions', () => {
     const { workflowId, idOf } = await startTurn([{ suffix: 'job', name: 'launch', arguments: { job: 'nightly' } }], 1);
     const state = await finishedState(workflowId);
     expect(state.audit).toEqual([expect.objectContaining({ decision: 'expired' })]);
-    const late = await gateway.call('POST', `/v1/approvals/${idOf('job')}/decision`, { body: { approved: false } });
+    const late = await stack.gateway.call('POST', `/v1/approvals/${idOf('job')}/decision`, {
+      body: { approved: false },
+    });
     expectProblem(late, 409, 'expired');
     expect(late.body.detail).toContain('expired');
   });

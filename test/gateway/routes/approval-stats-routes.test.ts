@@ -1,42 +1,24 @@
-import {
-  createTestEnvironment,
-  uniqueMarker,
-  waitFor,
-  waitForPending,
-  type TestEnvironment,
-} from '../../support/test-environment';
-import { createTestTools } from '../../support/test-tools';
-import { expectProblem, startGateway, type RunningGateway } from '../gateway-fixture';
+import { uniqueMarker, waitFor, waitForPending } from '../../support/test-environment';
+import { expectProblem } from '../gateway-fixture';
+import { useTurnGateway } from '../../support/turn-gateway-fixture';
 
-const { tools } = createTestTools();
-let environment: TestEnvironment;
-let gateway: RunningGateway;
-
-beforeAll(async () => {
-  // A task queue of its own: the numbers are this file's turns only.
-  environment = await createTestEnvironment({ tools });
-  gateway = await startGateway(environment.tollgate);
-});
-afterAll(async () => {
-  await gateway?.close();
-  await environment?.close();
-});
+const stack = useTurnGateway();
 
 /** Starts a turn that asks for `tool` once; resolves when the approval waits. */
 async function askFor(tool: string, input: unknown) {
   const marker = uniqueMarker();
-  environment.model.scriptFor(
+  stack.environment.model.scriptFor(
     marker,
     { toolCalls: [{ id: `${marker}-1`, name: tool, arguments: input }] },
     { text: 'ok' },
   );
-  const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} go` }] });
+  const handle = await stack.environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} go` }] });
   const [approval] = await waitForPending(handle, 1);
   return { handle, approvalId: approval!.approvalId };
 }
 
 function decide(approvalId: string, as: 'ana' | 'bob' | 'eve', approved: boolean) {
-  return gateway.call('POST', `/v1/approvals/${encodeURIComponent(approvalId)}/decision`, {
+  return stack.gateway.call('POST', `/v1/approvals/${encodeURIComponent(approvalId)}/decision`, {
     as,
     body: { approved, ...(!approved && { reason: 'not now' }) },
   });
@@ -57,7 +39,7 @@ describe('GET /v1/approvals/stats', () => {
 
     // Visibility lags a little behind the turns' ends.
     const response = await waitFor(
-      () => gateway.call('GET', '/v1/approvals/stats', { as: 'auditor' }),
+      () => stack.gateway.call('GET', '/v1/approvals/stats', { as: 'auditor' }),
       (answer) => answer.status !== 200 || answer.body.turnsRead === 3,
     );
     expect(response.status).toBe(200);
@@ -90,11 +72,11 @@ describe('GET /v1/approvals/stats', () => {
     expect(stats.refused).toEqual({ total: 1, byCode: { conflict: 1 } });
 
     // Bounded: one turn read, and the answer says the window held more.
-    const capped = await gateway.call('GET', '/v1/approvals/stats?limit=1', { as: 'auditor' });
+    const capped = await stack.gateway.call('GET', '/v1/approvals/stats?limit=1', { as: 'auditor' });
     expect(capped.body).toMatchObject({ turnsRead: 1, truncated: true });
 
     // A window that starts after these turns ended holds none of them.
-    const later = await gateway.call(
+    const later = await stack.gateway.call(
       'GET',
       `/v1/approvals/stats?since=${encodeURIComponent(new Date().toISOString())}`,
       {
@@ -105,20 +87,20 @@ describe('GET /v1/approvals/stats', () => {
   }, 60_000);
 
   it('takes the window as a duration back from now', async () => {
-    const response = await gateway.call('GET', '/v1/approvals/stats?since=24h', { as: 'auditor' });
+    const response = await stack.gateway.call('GET', '/v1/approvals/stats?since=24h', { as: 'auditor' });
     expect(response.status).toBe(200);
     expect(Date.parse(response.body.until) - Date.parse(response.body.since)).toBe(86_400_000);
   });
 
   it('needs audit:read, as GET /v1/audit does', async () => {
-    expectProblem(await gateway.call('GET', '/v1/approvals/stats', { as: 'bob' }), 403, 'forbidden');
-    expectProblem(await gateway.call('GET', '/v1/approvals/stats', { token: null }), 401, 'unauthorized');
+    expectProblem(await stack.gateway.call('GET', '/v1/approvals/stats', { as: 'bob' }), 403, 'forbidden');
+    expectProblem(await stack.gateway.call('GET', '/v1/approvals/stats', { token: null }), 401, 'unauthorized');
   });
 
   it('refuses a window it cannot read, a limit out of range and unknown parameters with 400', async () => {
     for (const query of ['since=yesterday', 'since=2999-01-01T00:00:00Z', 'limit=0', 'limit=5000', 'tool=deploy']) {
       expectProblem(
-        await gateway.call('GET', `/v1/approvals/stats?${query}`, { as: 'auditor' }),
+        await stack.gateway.call('GET', `/v1/approvals/stats?${query}`, { as: 'auditor' }),
         400,
         'invalid-request',
       );

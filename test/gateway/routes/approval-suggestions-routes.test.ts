@@ -1,42 +1,24 @@
-import {
-  createTestEnvironment,
-  uniqueMarker,
-  waitFor,
-  waitForPending,
-  type TestEnvironment,
-} from '../../support/test-environment';
-import { createTestTools } from '../../support/test-tools';
-import { expectProblem, startGateway, type RunningGateway } from '../gateway-fixture';
+import { uniqueMarker, waitFor, waitForPending } from '../../support/test-environment';
+import { expectProblem } from '../gateway-fixture';
+import { useTurnGateway } from '../../support/turn-gateway-fixture';
 
-const { tools, runs } = createTestTools();
-let environment: TestEnvironment;
-let gateway: RunningGateway;
-
-beforeAll(async () => {
-  // A task queue of its own: the suggestions come from this file's turns only.
-  environment = await createTestEnvironment({ tools });
-  gateway = await startGateway(environment.tollgate);
-});
-afterAll(async () => {
-  await gateway?.close();
-  await environment?.close();
-});
+const stack = useTurnGateway();
 
 /** Starts a turn whose one model step makes `calls`; resolves when all of them wait. */
 async function turnCalling(calls: Array<{ name: string; arguments: unknown }>) {
   const marker = uniqueMarker();
-  environment.model.scriptFor(
+  stack.environment.model.scriptFor(
     marker,
     { toolCalls: calls.map((call, index) => ({ id: `${marker}-${index}`, ...call })) },
     { text: 'done' },
   );
-  const handle = await environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} go` }] });
+  const handle = await stack.environment.tollgate.startTurn({ messages: [{ role: 'user', content: `${marker} go` }] });
   const pending = await waitForPending(handle, calls.length);
   return { handle, pending };
 }
 
 async function decide(approvalId: string, as: 'ana' | 'bob', approved: boolean) {
-  const response = await gateway.call('POST', `/v1/approvals/${encodeURIComponent(approvalId)}/decision`, {
+  const response = await stack.gateway.call('POST', `/v1/approvals/${encodeURIComponent(approvalId)}/decision`, {
     as,
     body: { approved, ...(!approved && { reason: 'not there' }) },
   });
@@ -67,13 +49,13 @@ describe('GET /v1/approvals/suggestions', () => {
     await decide(draftC!, 'bob', true);
     await decide(source!, 'ana', false);
     await Promise.all([first.handle.result(), second.handle.result()]);
-    expect(runs.filter((run) => run.tool === 'deleteFile').map((run) => run.input)).not.toContainEqual({
+    expect(stack.runs.filter((run) => run.tool === 'deleteFile').map((run) => run.input)).not.toContainEqual({
       path: 'src/app.ts',
     });
 
     // Visibility lags a little behind the turns' ends.
     const response = await waitFor(
-      () => gateway.call('GET', '/v1/approvals/suggestions?since=1h&minApprovals=3', { as: 'auditor' }),
+      () => stack.gateway.call('GET', '/v1/approvals/suggestions?since=1h&minApprovals=3', { as: 'auditor' }),
       (answer) => answer.status !== 200 || answer.body.turnsRead === 2,
     );
     expect(response.status).toBe(200);
@@ -129,12 +111,12 @@ describe('GET /v1/approvals/suggestions', () => {
     expect(deploy.policyNote).toMatch(/create the grant/);
 
     // The default threshold (5 approvals) holds none of them; nothing was changed by asking.
-    const strict = await gateway.call('GET', '/v1/approvals/suggestions?since=1h', { as: 'auditor' });
+    const strict = await stack.gateway.call('GET', '/v1/approvals/suggestions?since=1h', { as: 'auditor' });
     expect(strict.body.suggestions).toEqual([]);
   }, 60_000);
 
   it('is described in the OpenAPI document', async () => {
-    const document = await gateway.call('GET', '/openapi.json');
+    const document = await stack.gateway.call('GET', '/openapi.json');
     const operation = document.body.paths['/v1/approvals/suggestions'].get;
     expect(operation.parameters.map((parameter: { name: string }) => parameter.name)).toEqual([
       'since',
@@ -146,14 +128,14 @@ describe('GET /v1/approvals/suggestions', () => {
   });
 
   it('needs audit:read, as GET /v1/approvals/stats does', async () => {
-    expectProblem(await gateway.call('GET', '/v1/approvals/suggestions', { as: 'bob' }), 403, 'forbidden');
-    expectProblem(await gateway.call('GET', '/v1/approvals/suggestions', { token: null }), 401, 'unauthorized');
+    expectProblem(await stack.gateway.call('GET', '/v1/approvals/suggestions', { as: 'bob' }), 403, 'forbidden');
+    expectProblem(await stack.gateway.call('GET', '/v1/approvals/suggestions', { token: null }), 401, 'unauthorized');
   });
 
   it('refuses one person as enough, thresholds out of range and unknown parameters with 400', async () => {
     for (const query of ['minPeople=1', 'minPeople=21', 'minApprovals=0', 'minApprovals=x', 'since=soon', 'tool=x']) {
       expectProblem(
-        await gateway.call('GET', `/v1/approvals/suggestions?${query}`, { as: 'auditor' }),
+        await stack.gateway.call('GET', `/v1/approvals/suggestions?${query}`, { as: 'auditor' }),
         400,
         'invalid-request',
       );

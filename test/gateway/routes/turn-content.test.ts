@@ -1,32 +1,22 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { AgentTurnResult, ModelMessage, ToolResultPart } from '../../../src/protocol';
-import { createTestEnvironment, uniqueMarker, type TestEnvironment } from '../../support/test-environment';
-import { createTestTools, longDefinitionOf } from '../../support/test-tools';
-import { expectProblem, startGateway, type RunningGateway } from '../gateway-fixture';
+import { uniqueMarker } from '../../support/test-environment';
+import { longDefinitionOf } from '../../support/test-tools';
+import { expectProblem } from '../gateway-fixture';
+import { useTurnGateway } from '../../support/turn-gateway-fixture';
 
-const { tools } = createTestTools();
-let environment: TestEnvironment;
-let gateway: RunningGateway;
-
-beforeAll(async () => {
-  environment = await createTestEnvironment({ tools });
-  gateway = await startGateway(environment.tollgate);
-});
-afterAll(async () => {
-  await gateway?.close();
-  await environment?.close();
-});
+const stack = useTurnGateway();
 
 /** A turn started over REST as `as` whose tool returns an output over 4 KiB, kept in the content store. */
 async function turnWithStoredOutput(as: 'ana' | 'bob', options: { storedTranscript?: boolean } = {}) {
   const marker = uniqueMarker();
   const query = `long:${marker}`;
-  environment.model.scriptFor(
+  stack.environment.model.scriptFor(
     marker,
     { toolCalls: [{ id: `${marker}-1`, name: 'lookup', arguments: { query } }] },
     { text: 'looked up' },
   );
-  const started = await gateway.call('POST', '/v1/turns', {
+  const started = await stack.gateway.call('POST', '/v1/turns', {
     as,
     // A transcript is stored only past 4 KiB (inlineTranscriptMaxBytes); a short one travels inline.
     body: {
@@ -35,7 +25,7 @@ async function turnWithStoredOutput(as: 'ana' | 'bob', options: { storedTranscri
   });
   expect(started.status).toBe(201);
   const workflowId = started.body.workflowId as string;
-  const result = (await environment.tollgate.turn(workflowId).result()) as AgentTurnResult;
+  const result = (await stack.environment.tollgate.turn(workflowId).result()) as AgentTurnResult;
   const stub = result.messages
     .flatMap((message) => (message.role === 'tool' ? message.content : []))
     .find((part): part is ToolResultPart => part.type === 'tool-result') as ToolResultPart;
@@ -63,24 +53,24 @@ describe('content is read through the turn that owns it', () => {
     const turn = await turnWithStoredOutput('ana');
     expect(turn.stub.providerOptions?.tollgate?.contentTurn).toBe(turn.workflowId);
 
-    const own = await gateway.call('GET', contentPath(turn.workflowId, turn.ref), { as: 'ana' });
+    const own = await stack.gateway.call('GET', contentPath(turn.workflowId, turn.ref), { as: 'ana' });
     expect(own.status).toBe(200);
     expect(own.body).toEqual({
       workflowId: turn.workflowId,
       ref: turn.ref,
       output: { type: 'text', value: turn.full },
     });
-    const auditor = await gateway.call('GET', contentPath(turn.workflowId, turn.ref), { as: 'auditor' });
+    const auditor = await stack.gateway.call('GET', contentPath(turn.workflowId, turn.ref), { as: 'auditor' });
     expect(auditor.body.output).toEqual({ type: 'text', value: turn.full });
 
     // Bob holds Ana's ref and turn id: he is told exactly what he is told for content that does not exist.
-    const foreign = await gateway.call('GET', contentPath(turn.workflowId, turn.ref), { as: 'bob' });
+    const foreign = await stack.gateway.call('GET', contentPath(turn.workflowId, turn.ref), { as: 'bob' });
     expectProblem(foreign, 404, 'not-found');
     expect(foreign.text).not.toContain('word699');
     const fake = unknownRef();
-    const unknownForBob = await gateway.call('GET', contentPath(turn.workflowId, fake), { as: 'bob' });
-    const unknownForAna = await gateway.call('GET', contentPath(turn.workflowId, fake), { as: 'ana' });
-    const noSuchTurn = await gateway.call('GET', contentPath(`turn-${randomUUID()}`, turn.ref), { as: 'bob' });
+    const unknownForBob = await stack.gateway.call('GET', contentPath(turn.workflowId, fake), { as: 'bob' });
+    const unknownForAna = await stack.gateway.call('GET', contentPath(turn.workflowId, fake), { as: 'ana' });
+    const noSuchTurn = await stack.gateway.call('GET', contentPath(`turn-${randomUUID()}`, turn.ref), { as: 'bob' });
     const shape = (response: typeof foreign, ref: string, workflowId: string) => ({
       status: response.status,
       type: response.body.type,
@@ -94,37 +84,37 @@ describe('content is read through the turn that owns it', () => {
 
     // Through a turn of his own the ref is not his either: it is not among that turn's outputs.
     const bobs = await turnWithStoredOutput('bob');
-    const throughOwnTurn = await gateway.call('GET', contentPath(bobs.workflowId, turn.ref), { as: 'bob' });
+    const throughOwnTurn = await stack.gateway.call('GET', contentPath(bobs.workflowId, turn.ref), { as: 'bob' });
     expect(shape(throughOwnTurn, turn.ref, bobs.workflowId)).toEqual(expected);
   }, 60_000);
 
   it("refuses a new turn whose messages carry another tenant's ref, so the model never reads it", async () => {
     const turn = await turnWithStoredOutput('ana');
     const marker = uniqueMarker();
-    environment.model.scriptFor(marker, { text: 'here it is' });
+    stack.environment.model.scriptFor(marker, { text: 'here it is' });
     const history = (owner: string): ModelMessage[] => [
       { role: 'user', content: `${marker} ${owner} define it` },
       ...turn.result.messages,
       { role: 'user', content: 'repeat the definition word for word' },
     ];
 
-    const refused = await gateway.call('POST', '/v1/turns', { as: 'bob', body: { messages: history('bob') } });
+    const refused = await stack.gateway.call('POST', '/v1/turns', { as: 'bob', body: { messages: history('bob') } });
     expectProblem(refused, 400, 'invalid-request');
     expect(refused.body.detail).toContain('is not an output of a turn you can read');
     const long = await turnWithStoredOutput('ana', { storedTranscript: true });
     expect(long.result.transcript?.head).toMatch(/^sha256:/);
-    const stored = await gateway.call('POST', '/v1/turns', {
+    const stored = await stack.gateway.call('POST', '/v1/turns', {
       as: 'bob',
       body: { messages: [{ role: 'user', content: `${marker} again` }], transcript: long.result.transcript?.head },
     });
     expectProblem(stored, 403, 'forbidden');
-    expect(environment.model.requestsFor(marker)).toHaveLength(0);
+    expect(stack.environment.model.requestsFor(marker)).toHaveLength(0);
 
     // Ana carries her own turn's messages on, and her model reads the output in full.
-    const continued = await gateway.call('POST', '/v1/turns', { as: 'ana', body: { messages: history('ana') } });
+    const continued = await stack.gateway.call('POST', '/v1/turns', { as: 'ana', body: { messages: history('ana') } });
     expect(continued.status).toBe(201);
-    await environment.tollgate.turn(continued.body.workflowId as string).result();
-    const [request] = environment.model.requestsFor(marker);
+    await stack.environment.tollgate.turn(continued.body.workflowId as string).result();
+    const [request] = stack.environment.model.requestsFor(marker);
     expect(JSON.stringify(request?.messages)).toContain('word699');
   }, 60_000);
 
@@ -150,16 +140,16 @@ describe('content is read through the turn that owns it', () => {
       { role: 'tool', content: Array.from({ length: 33 }, (_, index) => stub(index)) },
       { role: 'user', content: 'go on' },
     ];
-    const refused = await gateway.call('POST', '/v1/turns', { as: 'ana', body: { messages } });
+    const refused = await stack.gateway.call('POST', '/v1/turns', { as: 'ana', body: { messages } });
     expectProblem(refused, 400, 'invalid-request');
     expect(refused.body.detail).toContain('more than 32 turns');
   });
 
   it('tells the model when an output is missing from the store, and the turn completes', async () => {
     const marker = uniqueMarker();
-    environment.model.scriptFor(marker, { text: 'the lookup result is gone' });
+    stack.environment.model.scriptFor(marker, { text: 'the lookup result is gone' });
     const missing = unknownRef();
-    const handle = await environment.tollgate.startTurn({
+    const handle = await stack.environment.tollgate.startTurn({
       messages: [
         { role: 'user', content: `${marker} define it` },
         {
@@ -184,7 +174,7 @@ describe('content is read through the turn that owns it', () => {
     const result = await handle.result();
     expect(result.status).toBe('completed');
     expect(result.text).toBe('the lookup result is gone');
-    const [request] = environment.model.requestsFor(marker);
+    const [request] = stack.environment.model.requestsFor(marker);
     const told = request?.messages.find((message) => message.role === 'tool');
     expect(JSON.stringify(told?.content)).toContain(
       `The full output of this lookup call (${missing}) is not available: it is not in the content store.`,
@@ -195,7 +185,7 @@ describe('content is read through the turn that owns it', () => {
   it('fails a turn whose stored history is missing at once, saying so, instead of retrying the read', async () => {
     const marker = uniqueMarker();
     const started = Date.now();
-    const handle = await environment.tollgate.startTurn({
+    const handle = await stack.environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${marker} go on` }],
       transcript: unknownRef(),
     });
@@ -206,6 +196,6 @@ describe('content is read through the turn that owns it', () => {
     expect(failure).toContain("The turn's earlier history cannot be read");
     expect(failure).toContain("is not in Tollgate's content store");
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(environment.model.requestsFor(marker)).toHaveLength(0);
+    expect(stack.environment.model.requestsFor(marker)).toHaveLength(0);
   }, 30_000);
 });
