@@ -244,7 +244,15 @@ export const turnRevisions = {
    * starts none. Sub-agent counts are carried when the turn continues as new (docs/sub-agents.md). @since 2026-11-27
    */
   subAgentApprovalsShown: 14,
-  current: 14,
+  /**
+   * a sub-agent's call the requester may not approve says so to the turns above it
+   *
+   * Its pending entry carries `selfApprovalAllowed: false`, so a parent's `TollgateApprovers` search attribute and
+   * details leave the requester out, as the sub-agent's own do; before, a parent showed the requester as one who may
+   * decide a child's call. @since 2026-11-27
+   */
+  subAgentApproverRules: 16,
+  current: 16,
 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */

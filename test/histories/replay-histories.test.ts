@@ -107,6 +107,9 @@ describe('committed workflow histories', () => {
         'revision-14/reader-1',
         'revision-14-superseded',
         'revision-14-superseded/reader-1',
+        // Revision 16: a sub-agent's call its requester may not approve says so to its parent.
+        'revision-16',
+        'revision-16/reader-1',
       ]),
     );
   });

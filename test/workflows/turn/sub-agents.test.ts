@@ -4,6 +4,7 @@ import { GrantLedgerClient } from '../../../src/client';
 import { listPendingApprovals } from '../../../src/gateway/turns/list-pending-approvals';
 import { modelMessageSchema, type AgentTurnResult } from '../../../src/protocol';
 import {
+  approversSearchAttribute,
   pendingApprovalsSearchAttribute,
   supersedeTurnSignal,
   toolApprovalResponseSignal,
@@ -401,6 +402,40 @@ describe("a sub-agent's approvals", () => {
     expect(result.text).toBe('Done after the restart.');
     expect(result.treeSteps).toBe(6);
     expect(runs.filter((run) => run.toolCallId === `${bottom}-1`)).toHaveLength(1);
+  });
+
+  it("name in the parent's approvers search attribute only those who may decide the sub-agent's call", async () => {
+    const parent = uniqueMarker();
+    const child = uniqueMarker();
+    environment.model.scriptFor(
+      parent,
+      { toolCalls: [{ id: `${parent}-1`, name: 'reader', arguments: { task: `${child} clean` } }] },
+      { text: 'Kept.' },
+    );
+    environment.model.scriptFor(
+      child,
+      { toolCalls: [{ id: `${child}-1`, name: 'deleteFile', arguments: { path: 'rules.log' } }] },
+      { text: 'Not deleted.' },
+    );
+    // Ana and Bo decide, but Ana started the turn and may not approve her own request, down the tree too.
+    const handle = await environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${parent} clean` }],
+      tools: ['reader'],
+      requester: 'ana',
+      approvalRules: { approvers: ['ana', 'bo'], allowSelfApproval: false },
+    });
+    const [shown] = await waitForPending(handle, 1);
+    expect(shown).toMatchObject({ path: ['reader'], approvers: ['ana', 'bo'], selfApprovalAllowed: false });
+    const childHandle = environment.client.workflow.getHandle(`${handle.workflowId}/reader-1`);
+    for (const turn of [childHandle, handle]) {
+      const attributes = await waitFor(
+        async () => (await turn.describe()).typedSearchAttributes,
+        (found) => (found.get(waitingToolsSearchAttribute) ?? []).includes('deleteFile'),
+      );
+      expect(attributes.get(approversSearchAttribute)).toEqual(['bo']);
+    }
+    await environment.tollgate.decide(shown!.approvalId, { approved: false, approver: 'bo', reason: 'keep it' });
+    expect((await handle.result()).text).toBe('Kept.');
   });
 
   it('are covered by a grant for the conversation, as the top turn itself would be', async () => {
