@@ -6,6 +6,7 @@ import { modelMessageSchema, type AgentTurnResult } from '../../../src/protocol'
 import {
   approversSearchAttribute,
   pendingApprovalsSearchAttribute,
+  respondToToolApprovalsUpdate,
   supersedeTurnSignal,
   toolApprovalResponseSignal,
   waitingToolsSearchAttribute,
@@ -274,6 +275,18 @@ describe("a sub-agent's approvals", () => {
     expect(listing.approvals.map(({ approvalId, path }) => ({ approvalId, path }))).toEqual([
       { approvalId: shown!.approvalId, path: ['editor', 'reader'] },
     ]);
+
+    // The update sent to the top turn is refused with where it goes: workflow code cannot update another workflow.
+    await expect(
+      handle.executeUpdate(respondToToolApprovalsUpdate, {
+        args: [{ responses: [{ approvalId: shown!.approvalId, approved: true, approver: 'bo' }] }],
+      }),
+    ).rejects.toMatchObject({
+      cause: expect.objectContaining({
+        message: expect.stringContaining(`waits in sub-agent workflow "${grandchildId}"`),
+        type: 'UnknownApproval',
+      }),
+    });
 
     // Signalled to the top turn, the decision is passed down to the grandchild, which judges it.
     await handle.signal(toolApprovalResponseSignal, { approvalId: shown!.approvalId, approved: true, approver: 'bo' });
