@@ -245,6 +245,18 @@ export const turnRevisions = {
    */
   subAgentApprovalsShown: 14,
   /**
+   * a decision reaches its tool, and a turn its end, through fewer promises
+   *
+   * The workflow sandbox records a stack for every promise workflow code creates, and the decision's workflow task was
+   * the burst's bottleneck: a step with one call now settles it without `Promise.all`, the large-history watch runs
+   * beside the calls instead of in front of them (`settleCalls`), and a turn with no notices and no handler running
+   * ends without waiting on a promise. The commands are the same in the committed histories, but the decision's chain
+   * is several microtask hops shorter, and where it wakes in one workflow task with a reminder's or expiry warning's
+   * chain the two could interleave differently, so turns planned before it keep the old path (docs/performance.md).
+   * @since 2026-11-27
+   */
+  flatDecisionPath: 15,
+  /**
    * a sub-agent's call the requester may not approve says so to the turns above it
    *
    * Its pending entry carries `selfApprovalAllowed: false`, so a parent's `TollgateApprovers` search attribute and

@@ -867,6 +867,51 @@ const subAgents: HistoryScenario[] = [
   },
 ];
 
+/** Paths of the decision's flatter promise chain (revision 15): the tool is scheduled in another order. */
+const flatDecisions: HistoryScenario[] = [
+  {
+    // Revision 15: one call that asks, with a reminder that has fired, a reminder and an expiry warning still waiting;
+    // the decision cancels both timers, resolves the notices and runs the tool with the next model step.
+    name: 'revision-15',
+    saves: ['revision-15'],
+    worker: {
+      policy: {
+        tools: {
+          deleteFile: {
+            approvalTimeout: '1h',
+            notify: [{ type: 'slack', channel: 'C-ops' }],
+            remindAfter: '1s',
+            escalateTo: [{ type: 'slack', channel: 'C-managers' }],
+          },
+        },
+      },
+    },
+    async run(context) {
+      const name = 'revision-15';
+      context.model.scriptFor(
+        marker(name),
+        { toolCalls: [{ id: `${name}-delete`, name: 'deleteFile', arguments: { path: `${name}.txt` } }] },
+        { text: `${name} finished` },
+      );
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker(name)} go` }], requester: 'carol' },
+        { workflowId: name },
+      );
+      const [approval] = (await waitForPending(handle, 1)) as [PendingToolApproval];
+      // The request, then (nobody deciding for a second) the escalation; the decision resolves both.
+      await waitFor(
+        async () => context.notifier.sent.filter((entry) => entry.approvalId === approval.approvalId),
+        (sent) => sent.length === 2,
+      );
+      await context.tollgate.decideMany(handle.workflowId, [
+        { approvalId: approval.approvalId, approved: true, approver: 'ana' },
+      ]);
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+];
+
 /** Every path, in capture order. */
 export const historyScenarios: HistoryScenario[] = [
   ...plainTurns,
@@ -875,4 +920,5 @@ export const historyScenarios: HistoryScenario[] = [
   ...conversations,
   ...withoutMarker,
   ...subAgents,
+  ...flatDecisions,
 ];

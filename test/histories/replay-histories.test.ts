@@ -107,6 +107,8 @@ describe('committed workflow histories', () => {
         'revision-14/reader-1',
         'revision-14-superseded',
         'revision-14-superseded/reader-1',
+        // Revision 15: the decision's flatter path, with a reminder and an expiry warning waiting beside it.
+        'revision-15',
         // Revision 16: a sub-agent's call its requester may not approve says so to its parent.
         'revision-16',
         'revision-16/reader-1',
@@ -309,6 +311,31 @@ describe('committed workflow histories', () => {
         input: { path: 'kept.txt' },
         edit: { editedBy: 'ana', originalInput: { path: 'revision-9.txt' } },
       },
+    ]);
+  });
+
+  it('hold a turn of revision 15: the decision cancels the timers, resolves the notices, then runs the tool', () => {
+    const events = histories.find((entry) => entry.workflowId === 'revision-15')?.history.events as Array<{
+      eventType: string;
+      activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
+      activityTaskCompletedEventAttributes?: { result?: Payloads };
+    }>;
+    const planned = events.find((event) => event.activityTaskCompletedEventAttributes)?.activityTaskCompletedEventAttributes;
+    const step = JSON.parse(Buffer.from(planned?.result?.payloads?.[0]?.data ?? '', 'base64').toString()) as {
+      settings: { revision: number };
+    };
+    expect(step.settings.revision).toBe(15);
+    const decided = events.findIndex((event) => event.eventType === 'EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED');
+    const commands = events
+      .slice(decided + 1)
+      .slice(0, 5)
+      .map((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? event.eventType);
+    expect(commands).toEqual([
+      'EVENT_TYPE_TIMER_CANCELED',
+      'EVENT_TYPE_TIMER_CANCELED',
+      'notifyApproval',
+      'notifyApproval',
+      'runToolThenModelStep',
     ]);
   });
 

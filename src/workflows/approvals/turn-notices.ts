@@ -288,6 +288,11 @@ export class TurnNotices {
     }
   }
 
+  /** Whether the turn has sent or followed any notice. */
+  any(): boolean {
+    return this.outstanding.length > 0;
+  }
+
   /** Waits for notices still being sent (bounded by their retry policy). */
   async settled(): Promise<void> {
     await Promise.all(this.outstanding);

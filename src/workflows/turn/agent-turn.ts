@@ -8,6 +8,7 @@ import {
 } from '@temporalio/workflow';
 import type { ModelStepOutput } from '../../activities/turn-activity-types';
 import type { AgentTurnInput, AgentTurnResult, ToolResultPart } from '../../protocol';
+import { turnRevisions } from '../../protocol/turn-plan';
 import { turnInputProblem } from '../guards/turn-input-problem';
 import {
   agentTurnEventsQuery,
@@ -21,7 +22,7 @@ import { registerDecisionHandlers } from '../approvals/register-decision-handler
 import { answerRetiredPatch, retiredPatches } from '../retired-patches';
 import { runLastToolWithNextStep } from './run-tool-with-next-step';
 import { passDecisionToSubAgent, registerSubAgentHandlers, supersedeSubAgents } from './sub-agent';
-import { openApproval, settleStep, settleWhatNeedsNoPerson } from './settle-step';
+import { openApproval, settleCalls, settleStep, settleWhatNeedsNoPerson } from './settle-step';
 import { modelSteps, validateToolInput, validateToolOutput } from './turn-activity-options';
 import { carryOverOf, type TurnCarryOver } from './turn-carry-over';
 import { settlingOf, takeUp } from './turn-continue-as-new';
@@ -151,7 +152,9 @@ class AgentTurn {
           }
           settling = { kind: 'step', plans: step.calls, opened, results: step.calls.map(() => unsettled) };
         }
-        const results = await settleStep(turn, settling);
+        const results = await (turn.revision() >= turnRevisions.flatDecisionPath
+          ? settleCalls(turn, settling)
+          : settleStep(turn, settling));
         const last = results.indexOf(withNextStep);
         if (last >= 0) next = await runLastToolWithNextStep(turn, settling, results, last);
         else turn.addToolMessage(settling.plans, settling.opened, results as Array<ToolResultPart | undefined>);
@@ -181,8 +184,10 @@ class AgentTurn {
     turn.visibility.finished(status);
     turn.showPending();
     turn.events.note('turn-completed', turn.steps, { detail: status });
-    await turn.notices.settled();
-    await condition(allHandlersFinished);
+    // From turn revision 15, a turn with no notices and no handler running ends without waiting on a promise.
+    const flat = turn.revision() >= turnRevisions.flatDecisionPath;
+    if (!flat || turn.notices.any()) await turn.notices.settled();
+    if (!flat || !allHandlersFinished()) await condition(allHandlersFinished);
     return turn.result();
   }
 

@@ -7,7 +7,7 @@ import { turnRevisions } from '../../protocol/turn-plan';
 import { toolSummary } from '../visibility/describe-turn';
 import { runSubAgent } from './sub-agent';
 import { toolRunner } from './turn-activity-options';
-import { continuesAsNewWhenLarge, unlessContinuingAsNew } from './turn-continue-as-new';
+import { continueAsNewWhenLarge, continuesAsNewWhenLarge, unlessContinuingAsNew } from './turn-continue-as-new';
 import { type Settled, type Settling, type TurnState, unsettled, withNextStep } from './turn-state';
 
 /** Opens the approval a planned call needs, if any, and announces it; returns its id. */
@@ -57,6 +57,28 @@ export async function settleStep(turn: TurnState, settling: Settling): Promise<S
     }),
   );
   return continuesAsNewWhenLarge(turn) ? unlessContinuingAsNew(turn, all, settling) : all;
+}
+
+/**
+ * {@link settleStep} from turn revision 15, with fewer promises between a decision and its tool (the workflow sandbox
+ * records a stack for every promise workflow code creates, see docs/performance.md): a step with one call to settle
+ * settles it without `Promise.all`, and the large-history watch runs beside the calls, not in front of them.
+ */
+export function settleCalls(turn: TurnState, settling: Settling): Promise<Settled[]> {
+  const { plans, opened, results } = settling;
+  const joins = turn.input.modelSteps !== 'local';
+  const waiting = plans.flatMap((_, index) => (results[index] === unsettled ? [index] : []));
+  const isLast = () => joins && results.filter((result) => result === unsettled).length === 1 && turn.nextStepFollows();
+  const settleOne = (index: number) => {
+    const plan = plans[index] as PlannedToolCall;
+    return settle(turn, plan, opened[index], { isLast, awaitingOutput: turn.awaitsOutput(plan) }).then((result) => {
+      results[index] = result;
+    });
+  };
+  const all = (waiting.length === 1 ? settleOne(waiting[0] as number) : Promise.all(waiting.map(settleOne))).then(
+    () => results.slice() as Settled[],
+  );
+  return Promise.race([all, continueAsNewWhenLarge(turn, settling, all)]);
 }
 
 /** How {@link settle} treats one call. */

@@ -28,6 +28,21 @@ export async function unlessContinuingAsNew(
 }
 
 /**
+ * Beside `all` (from turn revision 15, `settleCalls`): once the turn's history is large and its calls only wait, the
+ * turn continues as new; once they are all settled, `all`.
+ */
+export function continueAsNewWhenLarge(
+  turn: TurnState,
+  settling: Settling,
+  all: Promise<Settled[]>,
+): Promise<Settled[]> {
+  const settled = () => settling.results.every((result) => result !== unsettled);
+  return condition(() => settled() || (historyIsLarge() && onlyWaits(turn, settling))).then(() =>
+    settled() ? all : continueTurnAsNew(turn, settling),
+  );
+}
+
+/**
  * True when nothing of the turn runs (no tool, notice or handler) and every call not settled waits for a person:
  * for a decision, or for a client's output. Read from state, never from where a promise has got to.
  */
