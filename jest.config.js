@@ -15,6 +15,12 @@ module.exports = {
     '^.+/node_modules/.+\\.m?js$': '<rootDir>/test/support/esm-to-cjs.js',
   },
   transformIgnorePatterns: [],
+  // The docs' examples import the package by its name, as an application would (tsconfig.json's paths say the same).
+  moduleNameMapper: {
+    '^tollgate$': '<rootDir>/src/index.ts',
+    '^tollgate/testing$': '<rootDir>/src/testing/index.ts',
+    '^tollgate/workflows$': '<rootDir>/src/workflows/index.ts',
+  },
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60_000,

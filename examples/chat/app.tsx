@@ -1,6 +1,6 @@
 import { useChat } from '@ai-sdk/react';
 import { DefaultChatTransport, getToolName, isToolUIPart, type UIMessage } from 'ai';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { argumentSummary } from '../../src/protocol/argument-summary';
 import { errorSentence, statusSentence } from './readable';
@@ -16,13 +16,147 @@ const config = window.tollgateChat;
 
 type Part = UIMessage['parts'][number];
 
-/** The approval ids a message waits for a decision on. */
+/** The approval ids a message waits for a decision on: its own calls', and its sub-agents' not yet decided here. */
 function waitingApprovals(message: UIMessage | undefined): string[] {
   if (!message || message.role !== 'assistant') return [];
   return message.parts.flatMap((part) =>
     isToolUIPart(part) && part.state === 'approval-requested' && 'approval' in part && part.approval
       ? [part.approval.id]
-      : [],
+      : subAgentCallOf(part)?.state === 'waiting'
+        ? [subAgentCallOf(part)!.approvalId]
+        : [],
+  );
+}
+
+/** A sub-agent's call as the chat stream sends it (`data-sub-agent-approval`), with the decision made on this page. */
+interface SubAgentCallData {
+  /** `waiting`; `responded` once decided on this page; `settled` once the turn no longer waits for it. */
+  state: 'waiting' | 'responded' | 'settled';
+  approvalId: string;
+  /** The agents from this turn down to the one that asks: `['writer', 'reader']`. */
+  path?: string[];
+  toolName?: string;
+  input?: unknown;
+  expiresAt?: string;
+  approved?: boolean;
+  reason?: string;
+}
+
+function subAgentCallOf(part: Part): SubAgentCallData | undefined {
+  if (part.type !== 'data-sub-agent-approval') return undefined;
+  const data = (part as { data?: unknown }).data as Partial<SubAgentCallData> | undefined;
+  return typeof data?.approvalId === 'string' && typeof data.state === 'string'
+    ? (data as SubAgentCallData)
+    : undefined;
+}
+
+/** The sub-agents' calls `message` waits for, each read as its path ("writer → reader → writeFile"). */
+function subAgentCallsWaiting(message: UIMessage): string[] {
+  return message.parts.flatMap((part) => {
+    const call = subAgentCallOf(part);
+    return call?.state === 'waiting' ? [[...(call.path ?? []), call.toolName ?? 'a tool'].join(' → ')] : [];
+  });
+}
+
+/**
+ * Which tool part of `message` each sub-agent's call shows inside (by part index): the agent tool's call its path
+ * starts with, the running one first. A call no part owns is not shown (its agent's call is not on the page yet).
+ */
+function subAgentCallsByOwner(message: UIMessage): Map<number, SubAgentCallData[]> {
+  const owners = new Map<number, SubAgentCallData[]>();
+  for (const part of message.parts) {
+    const call = subAgentCallOf(part);
+    const agent = call?.path?.[0];
+    if (!call || agent === undefined) continue;
+    const ofAgent = message.parts.flatMap((candidate, index) =>
+      isToolUIPart(candidate) && getToolName(candidate) === agent ? [index] : [],
+    );
+    const running = ofAgent.find((index) => (message.parts[index] as { state?: string }).state === 'input-available');
+    const owner = running ?? ofAgent.at(-1);
+    if (owner === undefined) continue;
+    owners.set(owner, [...(owners.get(owner) ?? []), call]);
+  }
+  return owners;
+}
+
+/**
+ * A sub-agent's call, drawn inside the agent tool's call that led to it: the path, the arguments, and Approve and
+ * Deny, which decide it by its approvalId (the sub-agent judges the decision as any other).
+ */
+function SubAgentCall({
+  call,
+  decide,
+  busy,
+}: {
+  call: SubAgentCallData;
+  decide: (approvalId: string, approved: boolean, reason?: string) => void;
+  busy: boolean;
+}) {
+  const [reason, setReason] = useState('');
+  const reasonId = useId();
+  const tool = call.toolName ?? 'a tool';
+  const onPath = [...(call.path ?? []), tool].join(' → ');
+  const first = argumentSummary(call.input)[0];
+  const named = first ? `${onPath} (${first.name}: ${first.value.slice(0, 60)})` : onPath;
+  return (
+    <section
+      className={`tool sub-agent-call tool-${call.state}`}
+      data-testid="sub-agent-call"
+      data-state={call.state}
+      aria-label={`Sub-agent call: ${onPath}`}
+    >
+      <div>
+        <b data-testid="sub-agent-path">{onPath}</b>
+        {call.expiresAt && call.state === 'waiting' && (
+          <span className="note"> · expires {new Date(call.expiresAt).toLocaleString()}</span>
+        )}
+      </div>
+      <dl className="arguments" data-testid="sub-agent-arguments">
+        {argumentSummary(call.input).map(({ name, value }) => (
+          <div key={name}>
+            <dt>{name}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+      {call.state === 'waiting' && (
+        <div className="approval" role="group" aria-label={`Decision on ${named}`}>
+          <button
+            data-testid="sub-agent-approve"
+            disabled={busy}
+            aria-label={`Approve ${named}`}
+            onClick={() => decide(call.approvalId, true)}
+          >
+            Approve
+          </button>
+          <label htmlFor={reasonId}>Reason for denying {tool} (optional)</label>
+          <input
+            id={reasonId}
+            data-testid="sub-agent-reason"
+            value={reason}
+            onChange={(event) => setReason(event.target.value)}
+          />
+          <button
+            data-testid="sub-agent-deny"
+            disabled={busy}
+            aria-label={`Deny ${named}`}
+            onClick={() => decide(call.approvalId, false, reason || undefined)}
+          >
+            Deny
+          </button>
+        </div>
+      )}
+      {call.state === 'responded' && (
+        <div className="note" data-testid="sub-agent-decided">
+          {call.approved ? 'Approved; the sub-agent goes on…' : `Denied${call.reason ? `: ${call.reason}` : ''}.`}
+        </div>
+      )}
+      {call.state === 'settled' && (
+        <div className="note" data-testid="sub-agent-settled">
+          Decided; the sub-agent has it.
+        </div>
+      )}
+    </section>
   );
 }
 
@@ -32,6 +166,7 @@ function ToolCall({
   busy,
   unsent,
   othersWaiting,
+  children,
 }: {
   part: Part;
   decide: (id: string, approved: boolean, reason?: string, input?: unknown, allowInChat?: boolean) => void;
@@ -44,6 +179,8 @@ function ToolCall({
   unsent: ReadonlySet<string>;
   /** Other calls of the same message still wait for a decision. */
   othersWaiting: boolean;
+  /** What the call's sub-agents ask, drawn inside it. */
+  children?: ReactNode;
 }) {
   const [reason, setReason] = useState('');
   const reasonId = useId();
@@ -206,6 +343,7 @@ function ToolCall({
             .join(', ')}
         </div>
       )}
+      {children}
       {part.state === 'output-available' && <pre data-testid="output">{JSON.stringify(part.output, null, 2)}</pre>}
       {part.state === 'output-error' && <pre className="error">{part.errorText}</pre>}
       {part.state === 'output-denied' && (
@@ -377,6 +515,27 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
     void addToolApprovalResponse({ id, approved, ...(reason !== undefined && { reason }) });
   };
 
+  /**
+   * A decision on a sub-agent's call: marked on its part, and the turn's message sent, as useChat sends one with an
+   * approval response (the gateway decides it by approvalId and streams the turn on).
+   */
+  const decideSubAgentCall = (approvalId: string, approved: boolean, reason?: string) => {
+    setMessages((all) =>
+      all.map((message) => ({
+        ...message,
+        parts: message.parts.map((part) => {
+          const call = subAgentCallOf(part);
+          if (call?.approvalId !== approvalId || call.state !== 'waiting') return part;
+          return {
+            ...part,
+            data: { ...call, state: 'responded', approved, ...(reason !== undefined && { reason }) },
+          } as Part;
+        }),
+      })),
+    );
+    void sendMessage();
+  };
+
   const latest = useRef(messages);
   latest.current = messages;
   /**
@@ -422,6 +581,7 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
       : `${waiting.length === 1 ? 'A tool call waits' : `${waiting.length} tool calls wait`} for your approval: ${
           lastAssistant?.parts
             .flatMap((part) => (isToolUIPart(part) && part.state === 'approval-requested' ? [getToolName(part)] : []))
+            .concat(subAgentCallsWaiting(lastAssistant))
             .join(', ') ?? ''
         }.`;
   const queuedTexts = [
@@ -462,7 +622,13 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
                 busy={busy}
                 unsent={unsent.current}
                 othersWaiting={waitingApprovals(message).length > 0}
-              />
+              >
+                {subAgentCallsByOwner(message)
+                  .get(index)
+                  ?.map((call) => (
+                    <SubAgentCall key={call.approvalId} call={call} decide={decideSubAgentCall} busy={busy} />
+                  ))}
+              </ToolCall>
             ) : null,
           )}
         </div>

@@ -30,6 +30,7 @@ button:focus-visible, input:focus-visible, textarea:focus-visible, summary:focus
 .tool { border: 1px solid #ccc; border-radius: .4rem; padding: .4rem .6rem; margin: .4rem 0; background: #fff; }
 .tool-approval-requested { border-color: #d08a00; }
 .tool-output-denied { border-color: #b00020; }
+.sub-agent-call { margin: .4rem 0 .4rem 1rem; border-left: 4px solid #8a8fb0; } .sub-agent-call.tool-waiting { border-color: #d08a00; border-left-color: #8a8fb0; }
 .reasoning { color: #777; font-style: italic; }
 .error { color: #b00020; overflow-wrap: anywhere; }
 .hint, .status, .note { color: #666; font-size: 13px; }

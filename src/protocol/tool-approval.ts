@@ -66,6 +66,11 @@ export interface PendingToolApproval {
    * approvals with theirs; a decision by `approvalId` reaches the sub-agent that waits (docs/sub-agents.md).
    */
   path?: string[];
+  /**
+   * `false` on a sub-agent's call the requester may not approve themselves (from turn revision 16), so the turns above
+   * it show the call's real approvers; absent otherwise.
+   */
+  selfApprovalAllowed?: false;
 }
 
 /**

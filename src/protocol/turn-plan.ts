@@ -256,7 +256,15 @@ export const turnRevisions = {
    * @since 2026-11-27
    */
   flatDecisionPath: 15,
-  current: 15,
+  /**
+   * a sub-agent's call the requester may not approve says so to the turns above it
+   *
+   * Its pending entry carries `selfApprovalAllowed: false`, so a parent's `TollgateApprovers` search attribute and
+   * details leave the requester out, as the sub-agent's own do; before, a parent showed the requester as one who may
+   * decide a child's call. @since 2026-11-27
+   */
+  subAgentApproverRules: 16,
+  current: 16,
 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */

@@ -7,6 +7,8 @@ import { startChatExample, type ChatExample } from '../../src/dev/serve-chat-exa
 import { uniqueMarker } from '../support/test-environment';
 import { testTokens } from '../gateway/gateway-fixture';
 import { startChatStack, type ChatStack } from '../gateway/chat/chat-fixture';
+import { workflowIdOfApproval } from '../../src/protocol/approval-id';
+import { files, writer } from '../../docs/examples/sub-agents/writer-and-reader';
 
 const screenshotFolder = path.resolve(__dirname, '../../.tollgate/browser-failures');
 /** Screenshots of what a person sees at the steps that matter, kept for a look (they are not compared). */
@@ -57,6 +59,8 @@ describe('the example chat page in a browser', () => {
     stack = await startChatStack({
       allowedOrigins: [`http://127.0.0.1:${port}`],
       policy: { tools: { deploy: { editors: ['ana'] } } },
+      // The sub-agents page's writer, who hands reading to a reader whose writeFile waits for a person.
+      tools: [writer],
     });
     example = await startChatExample({ gatewayUrl: stack.gateway.url, token: testTokens.ana, port });
     browser = await chromium.launch({
@@ -488,6 +492,63 @@ describe('the example chat page in a browser', () => {
     expect(pending).toHaveLength(1);
     expect(stack.runs.filter((run) => (run.input as { path?: string }).path === 'allow-own.txt')).toHaveLength(0);
     await stack.tollgate.decide(pending[0]!.approvalId, { approved: true, approver: 'bob' });
+  });
+
+  it("draws a sub-agent's waiting call inside its agent's tool call, and Approve there lets the tree finish", async () => {
+    const marker = uniqueMarker();
+    const writing = uniqueMarker();
+    const reading = uniqueMarker();
+    stack.model.scriptFor(
+      marker,
+      { toolCalls: [{ name: 'writer', arguments: { task: `${writing} a report on draft.md` } }] },
+      { text: 'Your report is written.' },
+    );
+    stack.model.scriptFor(
+      writing,
+      { toolCalls: [{ name: 'reader', arguments: { task: `${reading} read draft.md` } }] },
+      { text: 'Report: agents ask before they act.' },
+    );
+    stack.model.scriptFor(
+      reading,
+      { toolCalls: [{ name: 'writeFile', arguments: { path: 'notes.md', content: `Ask first ${marker}.` } }] },
+      { text: 'Noted in notes.md.' },
+    );
+    let waitingApproval = '';
+    await inPage('sub-agent', async (page) => {
+      await page.goto(`${example.url}/?chat=nested-${marker.slice(6, 14)}`);
+      await page.getByTestId('input').fill(`${marker} write me a report`);
+      await page.getByTestId('send').click();
+
+      // The reader's call shows inside the writer's call, with the path that led to it and its arguments.
+      const writerCall = page.getByRole('region', { name: 'Tool call: writer' });
+      const nested = writerCall.getByRole('region', { name: 'Sub-agent call: writer → reader → writeFile' });
+      await nested.waitFor({ timeout: 30_000 });
+      expect(await nested.getByTestId('sub-agent-path').textContent()).toBe('writer → reader → writeFile');
+      expect(await nested.getByTestId('sub-agent-arguments').innerText()).toMatch(
+        /^path\s+notes\.md\s+content\s+Ask first/,
+      );
+      expect(await page.getByTestId('status').textContent()).toBe('A tool call waits for your decision.');
+      expect(await page.getByTestId('announcer').textContent()).toBe(
+        'A tool call waits for your approval: writer → reader → writeFile.',
+      );
+      const [waiting] = (await stack.tollgate.conversationState(`chat:ana:nested-${marker.slice(6, 14)}`)).pending;
+      waitingApproval = waiting?.approvalId ?? '';
+      await keepScreenshot(page, 'sub-agent-waiting');
+
+      await nested.getByRole('button', { name: 'Approve writer → reader → writeFile (path: notes.md)' }).click();
+      await page.getByText('Your report is written.').waitFor({ timeout: 30_000 });
+      expect(await nested.getByTestId('sub-agent-approve').count()).toBe(0);
+      expect(await writerCall.getByTestId('output').textContent()).toContain('Report: agents ask before they act.');
+      await page.getByText('Ready.', { exact: true }).waitFor({ timeout: 20_000 });
+      await keepScreenshot(page, 'sub-agent-decided');
+    });
+    expect(files.get('notes.md')).toBe(`Ask first ${marker}.`);
+    // Decided by the page's user, as the reader (the turn that waited, named by the approval) recorded it.
+    expect(workflowIdOfApproval(waitingApproval)).toMatch(/\/writer-1\/reader-1$/);
+    const reader = await stack.tollgate.state(workflowIdOfApproval(waitingApproval)!);
+    expect(reader.audit).toEqual([
+      expect.objectContaining({ decision: 'approved', approver: 'ana', toolName: 'writeFile' }),
+    ]);
   });
 });
 

@@ -7,6 +7,7 @@ import type { OperatorPolicy } from '../../src/policy';
 import { signDecision } from '../../src/gateway/decisions/sign-decision';
 import {
   type ModelMessage,
+  type AgentTurnInput,
   type PendingToolApproval,
   type NotificationTarget,
   type ToolApprovalDecision,
@@ -771,7 +772,11 @@ export function captureReader(tools: readonly Tool[]): Tool {
 }
 
 /** Starts turn `<name>` whose model hands a task to the reader, whose own call of `deleteFile` waits. */
-async function parentOfWaitingReader(context: CaptureContext, name: string) {
+async function parentOfWaitingReader(
+  context: CaptureContext,
+  name: string,
+  approvalRules?: AgentTurnInput['approvalRules'],
+) {
   context.model.scriptFor(
     marker(name),
     { toolCalls: [{ id: `${name}-reader`, name: 'reader', arguments: { task: `${marker(`${name}-child`)} tidy` } }] },
@@ -783,7 +788,12 @@ async function parentOfWaitingReader(context: CaptureContext, name: string) {
     { text: `${name} tidied` },
   );
   const handle = await context.tollgate.startTurn(
-    { messages: [{ role: 'user', content: `${marker(name)} go` }], tools: ['reader'], requester: 'carol' },
+    {
+      messages: [{ role: 'user', content: `${marker(name)} go` }],
+      tools: ['reader'],
+      requester: 'carol',
+      ...(approvalRules && { approvalRules }),
+    },
     { workflowId: name },
   );
   const child = context.tollgate.turn(`${name}/reader-1`);
@@ -833,6 +843,23 @@ const subAgents: HistoryScenario[] = [
       const { handle } = await parentOfWaitingReader(context, 'revision-14-superseded');
       await waitForPending(handle, 1);
       await handle.signal(supersedeTurnSignal, { reason: 'a newer message' });
+      await handle.result();
+      await context.save(handle.workflowId);
+      await context.save(`${handle.workflowId}/reader-1`);
+    },
+  },
+  {
+    // Revision 16: the sub-agent's call the requester may not approve says so, and the parent's approvers leave her out.
+    name: 'revision-16',
+    saves: ['revision-16', 'revision-16/reader-1'],
+    worker: { withAgents: true },
+    async run(context) {
+      const { handle, approval } = await parentOfWaitingReader(context, 'revision-16', {
+        approvers: ['carol', 'ana'],
+        allowSelfApproval: false,
+      });
+      await waitForPending(handle, 1);
+      await handle.signal(toolApprovalResponseSignal, { approvalId: approval.approvalId, approved: true, approver: 'ana' });
       await handle.result();
       await context.save(handle.workflowId);
       await context.save(`${handle.workflowId}/reader-1`);

@@ -109,6 +109,9 @@ describe('committed workflow histories', () => {
         'revision-14-superseded/reader-1',
         // Revision 15: the decision's flatter path, with a reminder and an expiry warning waiting beside it.
         'revision-15',
+        // Revision 16: a sub-agent's call its requester may not approve says so to its parent.
+        'revision-16',
+        'revision-16/reader-1',
       ]),
     );
   });

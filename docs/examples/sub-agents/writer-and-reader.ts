@@ -14,15 +14,16 @@ import {
 } from 'tollgate';
 import { scriptedModelSettings, startModelServer } from 'tollgate/testing';
 
-const files = new Map([['draft.md', 'Tollgate makes agents ask before they act.']]);
+/** The files the example's tools read and write. */
+export const files = new Map([['draft.md', 'Tollgate makes agents ask before they act.']]);
 
-const readFile = defineTool({
+export const readFile = defineTool({
   name: 'readFile',
   description: 'Reads a file',
   inputSchema: z.object({ path: z.string() }),
   execute: async ({ path }) => files.get(path) ?? `no file ${path}`,
 });
-const writeFile = defineTool({
+export const writeFile = defineTool({
   name: 'writeFile',
   description: 'Writes a file',
   inputSchema: z.object({ path: z.string(), content: z.string() }),
@@ -33,14 +34,14 @@ const writeFile = defineTool({
   },
 });
 
-const reader = defineAgentTool({
+export const reader = defineAgentTool({
   name: 'reader',
   description: 'Reads files and keeps notes on them',
   instructions: 'You read the files you are given and save your notes in notes.md.',
   tools: [readFile, writeFile],
   maxSteps: 5,
 });
-const writer = defineAgentTool({
+export const writer = defineAgentTool({
   name: 'writer',
   description: 'Writes reports; hands reading to the reader',
   instructions: 'You write reports. Ask the reader to read files for you.',

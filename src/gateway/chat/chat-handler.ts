@@ -20,6 +20,7 @@ import { chatIdSchema, parseChatRequest } from './chat-request';
 import { followTurn, type FollowTiming } from './follow-turn';
 import { queuedMessageChunks } from './queued-message';
 import { TurnReader } from './read-turn';
+import { subAgentDecisionsOf } from './sub-agent-decisions';
 import { TurnRenderer } from './turn-renderer';
 
 /** What the chat routes need. */
@@ -199,14 +200,21 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         const reader = new TurnReader(tollgate, turnId);
         const before = await reader.read();
         if (before.status === 'not-started') throw new GatewayError('unknown-turn', `No turn "${turnId}".`);
-        if (parsed.message.parts.some((part) => isToolUIPart(part) && part.state === 'approval-responded')) {
+        const nested = subAgentDecisionsOf(parsed.message);
+        if (
+          nested.length > 0 ||
+          parsed.message.parts.some((part) => isToolUIPart(part) && part.state === 'approval-responded')
+        ) {
           requireScope(caller, 'approvals:decide');
         }
         return streamResponse(corsHeaders, async (write) => {
-          const trailingError = await applyClientParts(user, turnId, parsed.message, before);
+          const renderer = TurnRenderer.continuing(parsed.message);
+          const nestedError = await decideSubAgentCalls(user, turnId, nested, before, renderer);
+          const ownError = await applyClientParts(user, turnId, parsed.message, before);
+          const trailingError = [ownError, nestedError].filter((text) => text !== undefined).join(' ') || undefined;
           await followTurn({
             reader,
-            renderer: TurnRenderer.continuing(parsed.message),
+            renderer,
             write,
             signal: request.signal,
             timing: options.timing,
@@ -335,6 +343,43 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     await Promise.all(
       answered.map((answer) => options.decisions.recordRefusal(actor, 'chat', answer, refusal, answer.workflowId)),
     );
+  }
+
+  /**
+   * Sends the decisions the page made on sub-agents' calls shown inside their agent tools' calls (each by its
+   * approvalId, so it reaches the sub-agent that waits, which judges it as any decision). Only calls this turn lists as
+   * its sub-agents' are decided; anything else is refused and audited. A refused decision's call is shown waiting
+   * again. Returns what to say after the turn's state when something was refused.
+   */
+  async function decideSubAgentCalls(
+    user: string,
+    turnId: string,
+    decisions: readonly DecisionRequest[],
+    before: Awaited<ReturnType<TurnReader['read']>>,
+    renderer: TurnRenderer,
+  ): Promise<string | undefined> {
+    const actor = { person: user, identity: `token:${user}` };
+    const problems: string[] = [];
+    for (const decision of decisions) {
+      const waiting = before.pending.find((approval) => approval.approvalId === decision.approvalId);
+      try {
+        if (waiting?.path === undefined || waiting.path.length === 0) {
+          const refusal = new GatewayError(
+            'unknown-approval',
+            `Approval "${decision.approvalId}" is not one a sub-agent of turn "${turnId}" waits for; nothing was decided.`,
+            { approvalId: decision.approvalId },
+          );
+          await options.decisions.recordRefusal(actor, 'chat', decision, refusal, turnId);
+          throw refusal;
+        }
+        await options.decisions.decideOne(actor, decision, 'chat');
+        renderer.subAgentApprovalDecided(decision.approvalId);
+      } catch (error) {
+        renderer.showSubAgentApprovalAgain(decision.approvalId);
+        problems.push(toGatewayError(error).detail);
+      }
+    }
+    return problems.length > 0 ? problems.join(' ') : undefined;
   }
 
   /**

@@ -39,6 +39,8 @@ export class TurnRenderer {
   private readonly approvalIdsOfCalls = new Map<string, string>();
   /** Sub-agents' approvals sent as data parts, by approvalId: whether the client has them as waiting. */
   private readonly subAgentApprovals = new Map<string, boolean>();
+  /** Sub-agents' approvals decided through this request: the stream goes on until the turn no longer lists them. */
+  private readonly subAgentApprovalsDecided = new Set<string>();
   private resets = 0;
 
   constructor(
@@ -53,7 +55,9 @@ export class TurnRenderer {
     for (const part of message.parts) {
       if (part.type === 'step-start') renderer.steps += 1;
       if (part.type === 'data-sub-agent-approval' && typeof part.id === 'string') {
-        renderer.subAgentApprovals.set(part.id, (part.data as { state?: unknown } | undefined)?.state === 'waiting');
+        // One the page has decided still shows as waiting until the turn says it settled (or it is shown again).
+        const state = (part.data as { state?: unknown } | undefined)?.state;
+        renderer.subAgentApprovals.set(part.id, state === 'waiting' || state === 'responded');
       }
       if (!('toolCallId' in part) || !('state' in part)) continue;
       const state = String(part.state);
@@ -194,13 +198,27 @@ export class TurnRenderer {
       return snapshot.pending.every(
         (approval) =>
           this.stageOf(approval.toolCallId) >= stages['approval-requested'] ||
-          this.subAgentApprovals.get(approval.approvalId) === true,
+          (this.subAgentApprovals.get(approval.approvalId) === true &&
+            !this.subAgentApprovalsDecided.has(approval.approvalId)),
       );
     }
     if (snapshot.status === 'awaiting-tool-output') {
       return snapshot.awaitingOutput.every((call) => this.stageOf(call.toolCallId) >= stages.input);
     }
     return false;
+  }
+
+  /**
+   * A sub-agent's call decided through this request: its sub-agent tells the turn a moment later, so the stream is
+   * not settled while the turn still lists it.
+   */
+  subAgentApprovalDecided(approvalId: string): void {
+    this.subAgentApprovalsDecided.add(approvalId);
+  }
+
+  /** Sends a sub-agent's call as waiting again when it next shows waiting (the page's decision on it was refused). */
+  showSubAgentApprovalAgain(approvalId: string): void {
+    if (this.subAgentApprovals.has(approvalId)) this.subAgentApprovals.set(approvalId, false);
   }
 
   /**

@@ -37,6 +37,8 @@ export function registerDecisionHandlers(options: {
   validateInput: (toolName: string, input: unknown) => Promise<{ valid: true } | { valid: false; error: string }>;
   /** Passes a signalled decision on to where it belongs (a sub-agent's approval); true when it did. */
   passOn?: (payload: unknown) => boolean;
+  /** The sub-agent workflow that waits for `approvalId`, when one of this turn's running sub-agents listed it. */
+  holderOf?: (approvalId: string) => string | undefined;
 }): void {
   const { book, outputs } = options;
 
@@ -71,7 +73,9 @@ export function registerDecisionHandlers(options: {
     },
     {
       validator: (request) => {
-        const check = book.checkBatch(readDecisionBatch(request, book.readsEditedInput()), 'update');
+        const decisions = readDecisionBatch(request, book.readsEditedInput());
+        refuseSubAgentsApprovals(decisions, options.holderOf);
+        const check = book.checkBatch(decisions, 'update');
         if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, decisionErrorTypes[check.cause]);
       },
     },
@@ -135,5 +139,26 @@ async function checkEditedInputs(
         decisionErrorTypes.invalid,
       );
     }
+  }
+}
+
+/**
+ * Refuses, with where to send it, an update naming a sub-agent's approval. Workflow code cannot send an update to
+ * another workflow, only a signal, so this turn could not tell the caller whether the sub-agent took the decision; the
+ * update goes to the workflow the approvalId names (as `TollgateClient.decide` and every channel send it), or the
+ * decision is signalled here and passed on. Validators are not replayed: this changes no running turn.
+ */
+function refuseSubAgentsApprovals(
+  decisions: ReadonlyArray<{ approvalId: string }>,
+  holderOf: ((approvalId: string) => string | undefined) | undefined,
+): void {
+  for (const { approvalId } of decisions) {
+    const holder = holderOf?.(approvalId);
+    if (holder === undefined) continue;
+    throw ApplicationFailure.nonRetryable(
+      `Approval "${approvalId}" waits in sub-agent workflow "${holder}", not in this turn: send respondToToolApprovals ` +
+        `there (the approvalId names it), or signal toolApprovalResponse to this turn, which passes it on.`,
+      decisionErrorTypes['unknown-approval'],
+    );
   }
 }

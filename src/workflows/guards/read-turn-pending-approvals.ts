@@ -28,6 +28,7 @@ const fieldsSent: Record<keyof PendingToolApproval, true> = {
   quorum: true,
   votes: true,
   path: true,
+  selfApprovalAllowed: true,
 };
 const knownFields = new Set<string>(Object.keys(fieldsSent));
 
@@ -98,6 +99,9 @@ function entryProblem(entry: unknown, turnId: string): string | undefined {
     !(Array.isArray(path) && path.length <= maxPathLength && path.every((name) => isText(name, 200)))
   ) {
     return `path must be a list of at most ${maxPathLength} agent names`;
+  }
+  if (entry.selfApprovalAllowed !== undefined && entry.selfApprovalAllowed !== false) {
+    return 'selfApprovalAllowed may only be false';
   }
   return undefined;
 }

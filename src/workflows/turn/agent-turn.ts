@@ -82,6 +82,7 @@ class AgentTurn {
       onOutput: (toolCallId, toolName) =>
         turn.events.note('tool-output-submitted', turn.steps, { toolCallId, toolName }),
       passOn: (payload) => passDecisionToSubAgent(turn, payload),
+      holderOf: (approvalId) => turn.subAgents.holderOf(approvalId),
     });
     registerSubAgentHandlers(turn);
     setHandler(supersedeTurnSignal, (payload: unknown) => {

@@ -142,7 +142,8 @@ export class TurnState {
   /** `pending` with whether each one's requester may approve it. */
   private waiting(pending: readonly PendingToolApproval[]): WaitingApproval[] {
     return pending.map((approval) =>
-      this.approvals.book.selfApprovalAllowed(approval.approvalId)
+      // A sub-agent's call says so itself (turn revision 16): this turn's book does not hold its rules.
+      this.approvals.book.selfApprovalAllowed(approval.approvalId) && approval.selfApprovalAllowed !== false
         ? approval
         : { ...approval, selfApprovalAllowed: false },
     );
@@ -166,7 +167,11 @@ export class TurnState {
   onPath(approval: PendingToolApproval): PendingToolApproval {
     const path = this.input.subAgent?.path;
     if (!path || path.length === 0 || this.revision() < turnRevisions.subAgentApprovalsShown) return approval;
-    return { ...approval, path: [...path] };
+    // From revision 16 it says when the requester may not approve it, for the turns above to show who may.
+    const selfBlocked =
+      this.revision() >= turnRevisions.subAgentApproverRules &&
+      !this.approvals.book.selfApprovalAllowed(approval.approvalId);
+    return { ...approval, path: [...path], ...(selfBlocked && { selfApprovalAllowed: false as const }) };
   }
 
   /**

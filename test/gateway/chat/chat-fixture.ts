@@ -11,6 +11,7 @@ import type { TollgateClient } from '../../../src/client';
 import type { ConversationInput } from '../../../src/protocol';
 import type { ModelServer } from '../../../src/dev/model-server';
 import type { OperatorPolicy } from '../../../src/policy';
+import type { Tool } from '../../../src/tools';
 import { chatChannel } from '../../../src/gateway/chat';
 import { createTestEnvironment } from '../../support/test-environment';
 import { createTestTools, type ToolRun } from '../../support/test-tools';
@@ -36,11 +37,13 @@ export async function startChatStack(
     allowedOrigins?: string[];
     conversation?: ConversationInput;
     policy?: OperatorPolicy;
+    /** Tools the worker has beside the test tools (agent tools, say). */
+    tools?: Tool[];
   } = {},
 ): Promise<ChatStack> {
   const { tools, runs } = createTestTools();
   const environment = await createTestEnvironment({
-    tools,
+    tools: [...tools, ...(options.tools ?? [])],
     taskQueuePrefix: 'chat',
     ...(options.policy && { policy: options.policy }),
     startWorker: options.worker !== false,

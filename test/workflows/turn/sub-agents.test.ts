@@ -4,7 +4,9 @@ import { GrantLedgerClient } from '../../../src/client';
 import { listPendingApprovals } from '../../../src/gateway/turns/list-pending-approvals';
 import { modelMessageSchema, type AgentTurnResult } from '../../../src/protocol';
 import {
+  approversSearchAttribute,
   pendingApprovalsSearchAttribute,
+  respondToToolApprovalsUpdate,
   supersedeTurnSignal,
   toolApprovalResponseSignal,
   waitingToolsSearchAttribute,
@@ -274,6 +276,18 @@ describe("a sub-agent's approvals", () => {
       { approvalId: shown!.approvalId, path: ['editor', 'reader'] },
     ]);
 
+    // The update sent to the top turn is refused with where it goes: workflow code cannot update another workflow.
+    await expect(
+      handle.executeUpdate(respondToToolApprovalsUpdate, {
+        args: [{ responses: [{ approvalId: shown!.approvalId, approved: true, approver: 'bo' }] }],
+      }),
+    ).rejects.toMatchObject({
+      cause: expect.objectContaining({
+        message: expect.stringContaining(`waits in sub-agent workflow "${grandchildId}"`),
+        type: 'UnknownApproval',
+      }),
+    });
+
     // Signalled to the top turn, the decision is passed down to the grandchild, which judges it.
     await handle.signal(toolApprovalResponseSignal, { approvalId: shown!.approvalId, approved: true, approver: 'bo' });
     const result = await handle.result();
@@ -401,6 +415,105 @@ describe("a sub-agent's approvals", () => {
     expect(result.text).toBe('Done after the restart.');
     expect(result.treeSteps).toBe(6);
     expect(runs.filter((run) => run.toolCallId === `${bottom}-1`)).toHaveLength(1);
+  });
+
+  it("expire with the parent's approvalTimeout: denied in the sub-agent, which ends, and nothing waits in the tree", async () => {
+    const parent = uniqueMarker();
+    const child = uniqueMarker();
+    environment.model.scriptFor(
+      parent,
+      { toolCalls: [{ id: `${parent}-1`, name: 'reader', arguments: { task: `${child} clean` } }] },
+      { text: 'Nobody answered in time.' },
+    );
+    environment.model.scriptFor(
+      child,
+      { toolCalls: [{ id: `${child}-1`, name: 'deleteFile', arguments: { path: 'late.log' } }] },
+      { text: 'The delete expired.' },
+    );
+    const handle = await environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${parent} clean` }],
+      tools: ['reader'],
+      approvalTimeout: '2s',
+    });
+    const [shown] = await waitForPending(handle, 1);
+    expect(shown).toMatchObject({ path: ['reader'], expiresAt: expect.any(String) });
+    const result = await handle.result();
+
+    expect(result.text).toBe('Nobody answered in time.');
+    expect(result.pending).toEqual([]);
+    expect(await environment.tollgate.pending({ workflowId: handle.workflowId })).toEqual([]);
+    const childHandle = environment.client.workflow.getHandle(`${handle.workflowId}/reader-1`);
+    expect((await childHandle.describe()).status.name).toBe('COMPLETED');
+    const childResult = await environment.tollgate.state(childHandle.workflowId);
+    expect(childResult.audit).toEqual([
+      expect.objectContaining({ approvalId: shown!.approvalId, decision: 'expired' }),
+    ]);
+    // The calling model read that its sub-agent got none of what it asked for; the call never ran.
+    expect(String(toolMessageRead(parent)?.content)).toContain('Sub-agent "reader" was denied every call it asked for');
+    expect(runs.filter((run) => run.toolCallId === `${child}-1`)).toHaveLength(0);
+    await expect(environment.tollgate.decide(shown!.approvalId, { approved: true, approver: 'bo' })).rejects.toThrow(
+      /expired|closed|decided/i,
+    );
+  });
+
+  it('end with their parent when it is cancelled: nothing waits in the tree, and a decision after is refused', async () => {
+    const parent = uniqueMarker();
+    const child = uniqueMarker();
+    environment.model.scriptFor(parent, {
+      toolCalls: [{ id: `${parent}-1`, name: 'reader', arguments: { task: `${child} clean` } }],
+    });
+    environment.model.scriptFor(child, {
+      toolCalls: [{ id: `${child}-1`, name: 'deleteFile', arguments: { path: 'cancelled.log' } }],
+    });
+    const handle = await environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${parent} clean` }],
+      tools: ['reader'],
+    });
+    const [shown] = await waitForPending(handle, 1);
+    await handle.cancel();
+    const childHandle = environment.client.workflow.getHandle(`${handle.workflowId}/reader-1`);
+    const closed = await waitFor(
+      () => childHandle.describe(),
+      (description) => description.status.name !== 'RUNNING',
+    );
+    expect(['CANCELLED', 'TERMINATED']).toContain(closed.status.name);
+    expect((await handle.describe()).status.name).toBe('CANCELLED');
+    await expect(environment.tollgate.decide(shown!.approvalId, { approved: true, approver: 'bo' })).rejects.toThrow();
+    expect(runs.filter((run) => run.toolCallId === `${child}-1`)).toHaveLength(0);
+  });
+
+  it("name in the parent's approvers search attribute only those who may decide the sub-agent's call", async () => {
+    const parent = uniqueMarker();
+    const child = uniqueMarker();
+    environment.model.scriptFor(
+      parent,
+      { toolCalls: [{ id: `${parent}-1`, name: 'reader', arguments: { task: `${child} clean` } }] },
+      { text: 'Kept.' },
+    );
+    environment.model.scriptFor(
+      child,
+      { toolCalls: [{ id: `${child}-1`, name: 'deleteFile', arguments: { path: 'rules.log' } }] },
+      { text: 'Not deleted.' },
+    );
+    // Ana and Bo decide, but Ana started the turn and may not approve her own request, down the tree too.
+    const handle = await environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${parent} clean` }],
+      tools: ['reader'],
+      requester: 'ana',
+      approvalRules: { approvers: ['ana', 'bo'], allowSelfApproval: false },
+    });
+    const [shown] = await waitForPending(handle, 1);
+    expect(shown).toMatchObject({ path: ['reader'], approvers: ['ana', 'bo'], selfApprovalAllowed: false });
+    const childHandle = environment.client.workflow.getHandle(`${handle.workflowId}/reader-1`);
+    for (const turn of [childHandle, handle]) {
+      const attributes = await waitFor(
+        async () => (await turn.describe()).typedSearchAttributes,
+        (found) => (found.get(waitingToolsSearchAttribute) ?? []).includes('deleteFile'),
+      );
+      expect(attributes.get(approversSearchAttribute)).toEqual(['bo']);
+    }
+    await environment.tollgate.decide(shown!.approvalId, { approved: false, approver: 'bo', reason: 'keep it' });
+    expect((await handle.result()).text).toBe('Kept.');
   });
 
   it('are covered by a grant for the conversation, as the top turn itself would be', async () => {
