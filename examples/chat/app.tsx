@@ -17,6 +17,12 @@ const config = window.tollgateChat;
 type Part = UIMessage['parts'][number];
 
 /** The approval ids a message waits for a decision on: its own calls', and its sub-agents' not yet decided here. */
+/** Why the gateway refused the last decision sent on a call that waits again, if it did. */
+function refusedOf(part: Part, refused: ReadonlyMap<string, string>): string | undefined {
+  if (!isToolUIPart(part) || part.state !== 'approval-requested') return undefined;
+  return refused.get(part.approval.id);
+}
+
 function waitingApprovals(message: UIMessage | undefined): string[] {
   if (!message || message.role !== 'assistant') return [];
   return message.parts.flatMap((part) =>
@@ -166,6 +172,7 @@ function ToolCall({
   busy,
   unsent,
   othersWaiting,
+  refused,
   children,
 }: {
   part: Part;
@@ -179,6 +186,8 @@ function ToolCall({
   unsent: ReadonlySet<string>;
   /** Other calls of the same message still wait for a decision. */
   othersWaiting: boolean;
+  /** Why the gateway refused the decision last sent on this call, which waits again. */
+  refused?: string;
   /** What the call's sub-agents ask, drawn inside it. */
   children?: ReactNode;
 }) {
@@ -196,7 +205,14 @@ function ToolCall({
   // Named by tool and first argument, so two calls of one tool have buttons a screen reader tells apart.
   const first = argumentSummary(part.input)[0];
   const call = first ? `${tool} (${first.name}: ${first.value.slice(0, 60)})` : tool;
-  const descriptor = (approval as { descriptor?: { expiresAt?: string; editors?: string[] } } | undefined)?.descriptor;
+  const descriptor = (
+    approval as
+      | { descriptor?: { expiresAt?: string; editors?: string[]; mayAllow?: boolean; allowNote?: string } }
+      | undefined
+  )?.descriptor;
+  // The gateway says when not to offer "Allow in this chat" to this user (their own request, above all); it still
+  // judges every grant.
+  const mayAllow = descriptor?.mayAllow !== false;
   const tollgate = (part as { callProviderMetadata?: { tollgate?: { editedInput?: unknown; editedBy?: string } } })
     .callProviderMetadata?.tollgate;
   // The operator named who may edit; the gateway checks that this user is one of them.
@@ -240,6 +256,11 @@ function ToolCall({
       </details>
       {part.state === 'approval-requested' && approval && (
         <div className="approval" role="group" aria-label={`Decision on ${call}`}>
+          {refused && (
+            <p className="error" role="alert" data-testid="refused" style={{ flexBasis: '100%', margin: 0 }}>
+              Not done: {refused}
+            </p>
+          )}
           <button
             data-testid="approve"
             disabled={busy}
@@ -248,15 +269,17 @@ function ToolCall({
           >
             Approve
           </button>
-          <button
-            data-testid="allow-in-chat"
-            disabled={busy}
-            aria-label={`Allow ${tool} in this chat, approving ${call}`}
-            title={`Approve, and let later calls of ${tool} in this chat run without asking for 24 hours (you may not allow your own requests; a teammate can)`}
-            onClick={() => decide(approval.id, true, undefined, undefined, true)}
-          >
-            Allow in this chat
-          </button>
+          {mayAllow && (
+            <button
+              data-testid="allow-in-chat"
+              disabled={busy}
+              aria-label={`Allow ${tool} in this chat, approving ${call}`}
+              title={`Approve, and let later calls of ${tool} in this chat run without asking for 24 hours`}
+              onClick={() => decide(approval.id, true, undefined, undefined, true)}
+            >
+              Allow in this chat
+            </button>
+          )}
           <label htmlFor={reasonId}>Reason for denying {tool} (optional)</label>
           <input
             id={reasonId}
@@ -272,6 +295,11 @@ function ToolCall({
           >
             Deny
           </button>
+          {!mayAllow && descriptor?.allowNote && (
+            <span className="note" data-testid="allow-note">
+              {descriptor.allowNote}
+            </span>
+          )}
           {mayEdit && editing === undefined && (
             <button
               data-testid="edit"
@@ -436,6 +464,10 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
   useEffect(() => saveLocalQueued(localQueued), [localQueued]);
   /** Decisions clicked and not yet sent: "Approved" shows only once a decision is on its way. */
   const unsent = useRef(new Set<string>());
+  /** The decisions the last request sent: if the gateway refuses, their calls wait again. */
+  const sent = useRef(new Set<string>());
+  /** Why the gateway refused a call's last decision, by approval id, shown on its card until it is decided again. */
+  const [refused, setRefused] = useState<ReadonlyMap<string, string>>(new Map());
   const { messages, sendMessage, addToolApprovalResponse, status, error, setMessages, resumeStream } = useChat({
     id: config.chatId,
     // The earlier turns, then the turn in progress again (its message replaces the one the history holds): resumed
@@ -447,8 +479,11 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
       // The conversation lives in Tollgate: send only the message the request is about, not the whole chat.
       prepareSendMessagesRequest: ({ id, messages: all, trigger, messageId }) => {
         const about = all.find((message) => message.id === messageId && message.role === 'assistant') ?? all.at(-1);
+        sent.current = new Set();
         for (const part of about?.parts ?? []) {
-          if (isToolUIPart(part) && part.state === 'approval-responded') unsent.current.delete(part.approval.id);
+          if (isToolUIPart(part) && part.state === 'approval-responded' && unsent.current.delete(part.approval.id)) {
+            sent.current.add(part.approval.id);
+          }
         }
         return { body: { id, messages: about ? [about] : [], trigger, messageId } };
       },
@@ -456,6 +491,7 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
     // Each decision goes as soon as it is made, so none waits in this page for the others (a reload would lose it).
     // A message the gateway refused (4xx) never reached the conversation: take it off the chat, back into the box.
     onError: (refusal) => {
+      waitAgainAfterRefusal(errorSentence(refusal.message));
       const statusCode = (refusal as { statusCode?: number }).statusCode;
       if (statusCode === undefined || statusCode < 400 || statusCode >= 500) return;
       setMessages((all) => {
@@ -484,8 +520,45 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
   const lastAssistant = messages.findLast((message) => message.role === 'assistant');
   const waiting = waitingApprovals(lastAssistant);
   const blocked = waiting.length > 0 || busy;
+  /**
+   * The gateway refused what the last request sent: the calls it decided and the gateway did not confirm (a recorded
+   * decision comes back with when it was decided) wait again, with the reason on their cards, not "Approved; running…".
+   */
+  const waitAgainAfterRefusal = (reason: string) => {
+    const justSent = sent.current;
+    sent.current = new Set();
+    const again = new Set<string>();
+    setMessages((all) =>
+      all.map((message) => ({
+        ...message,
+        parts: message.parts.map((part) => {
+          if (!isToolUIPart(part) || part.state !== 'approval-responded' || !justSent.has(part.approval.id)) {
+            return part;
+          }
+          const metadata = (part as { callProviderMetadata?: { tollgate?: { decidedAt?: unknown } } })
+            .callProviderMetadata;
+          if (metadata?.tollgate?.decidedAt !== undefined) return part;
+          again.add(part.approval.id);
+          // As it was asked: without this page's answer, and without the marks the page added to it (allow, edit).
+          const asked: Record<string, unknown> = { ...part.approval };
+          delete asked.approved;
+          delete asked.reason;
+          const otherMetadata: Record<string, unknown> = { ...metadata };
+          delete otherMetadata.tollgate;
+          return { ...part, state: 'approval-requested', approval: asked, callProviderMetadata: otherMetadata } as Part;
+        }),
+      })),
+    );
+    setRefused((before) => new Map([...before, ...[...again].map((id) => [id, reason] as const)]));
+  };
   const decide = (id: string, approved: boolean, reason?: string, input?: unknown, allowInChat?: boolean) => {
     unsent.current.add(id);
+    setRefused((before) => {
+      if (!before.has(id)) return before;
+      const after = new Map(before);
+      after.delete(id);
+      return after;
+    });
     if (input !== undefined || allowInChat) {
       // useChat's approval response has no field for changed arguments: they ride in the call's metadata, which the
       // decision keeps when it is sent (the gateway checks the right to edit and the tool's schema).
@@ -621,6 +694,7 @@ function Chat({ initialMessages }: { initialMessages: UIMessage[] }) {
                 decide={decide}
                 busy={busy}
                 unsent={unsent.current}
+                refused={refusedOf(part, refused)}
                 othersWaiting={waitingApprovals(message).length > 0}
               >
                 {subAgentCallsByOwner(message)

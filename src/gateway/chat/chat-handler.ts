@@ -183,7 +183,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
           return streamResponse(corsHeaders, (write) =>
             followTurn({
               reader: new TurnReader(tollgate, turnId),
-              renderer: new TurnRenderer(turnId),
+              renderer: new TurnRenderer(turnId, user),
               write,
               signal: request.signal,
               timing: options.timing,
@@ -208,7 +208,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
           requireScope(caller, 'approvals:decide');
         }
         return streamResponse(corsHeaders, async (write) => {
-          const renderer = TurnRenderer.continuing(parsed.message);
+          const renderer = TurnRenderer.continuing(parsed.message, user);
           const nestedError = await decideSubAgentCalls(user, turnId, nested, before, renderer);
           const ownError = await applyClientParts(user, turnId, parsed.message, before);
           const trailingError = [ownError, nestedError].filter((text) => text !== undefined).join(' ') || undefined;
@@ -240,7 +240,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         return streamResponse(corsHeaders, (write) =>
           followTurn({
             reader: new TurnReader(tollgate, current),
-            renderer: new TurnRenderer(current),
+            renderer: new TurnRenderer(current, caller.person),
             write,
             signal: request.signal,
             timing: options.timing,

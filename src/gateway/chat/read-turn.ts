@@ -4,6 +4,7 @@ import type { TollgateClient } from '../../client';
 import { isModelStreamProgress, type ModelStreamProgress } from '../../activities/model/model-stream-progress';
 import type { AgentTurnResult } from '../../protocol';
 import { agentTurnStateQuery } from '../../workflows/definitions';
+import { requesterOf } from '../auth/turn-requester';
 import { FullOutputs } from './full-outputs';
 import type { TurnSnapshot } from './turn-snapshot';
 
@@ -16,6 +17,8 @@ export class TurnReader {
   private lastHistoryLength = -1;
   private last: TurnSnapshot | undefined;
   private readonly outputs: FullOutputs;
+  /** Who started the turn: read from its history once, when it first has approvals to show. */
+  private requester: Promise<string | undefined> | undefined;
 
   constructor(
     private readonly tollgate: TollgateClient,
@@ -26,6 +29,15 @@ export class TurnReader {
   }
 
   async read(): Promise<TurnSnapshot> {
+    const snapshot = await this.readState();
+    if (snapshot.pending.length === 0) return snapshot;
+    // Only what the page offers hangs on it (the gateway judges every decision): a failed read offers as before.
+    this.requester ??= requesterOf(this.tollgate, this.turnId).catch(() => undefined);
+    const requester = await this.requester;
+    return requester === undefined ? snapshot : { ...snapshot, requester };
+  }
+
+  private async readState(): Promise<TurnSnapshot> {
     const handle = this.tollgate.turn(this.turnId);
     let description: WorkflowExecutionDescription;
     try {

@@ -6,6 +6,7 @@ import type {
   ToolResultOutput,
   ToolResultPart,
 } from '../../protocol';
+import { allowNotOffered } from './allow-offer';
 import type { TurnSnapshot } from './turn-snapshot';
 
 /** How far the client has a tool call: the UI part states, in the order they happen. */
@@ -46,11 +47,13 @@ export class TurnRenderer {
   constructor(
     /** The assistant message's id: the turn id, so that a replay replaces what a client already shows. */
     readonly messageId: string,
+    /** The person the stream is for (the token's), so an approval says whether to offer them "Allow in this chat". */
+    private readonly viewer?: string,
   ) {}
 
   /** Starts from what the client already shows of this message (a continuation after decisions). */
-  static continuing(message: UIMessage): TurnRenderer {
-    const renderer = new TurnRenderer(message.id);
+  static continuing(message: UIMessage, viewer?: string): TurnRenderer {
+    const renderer = new TurnRenderer(message.id, viewer);
     renderer.started = true;
     for (const part of message.parts) {
       if (part.type === 'step-start') renderer.steps += 1;
@@ -124,7 +127,7 @@ export class TurnRenderer {
                 approvalId: part.approvalId,
                 toolCallId: part.toolCallId,
                 ...signatureOf(part),
-                approvalDescriptor: descriptorOf(pending ?? recorded),
+                approvalDescriptor: this.descriptorOf(pending ?? recorded, snapshot.requester),
               });
               this.tools.set(part.toolCallId, stages['approval-requested']);
             }
@@ -275,6 +278,19 @@ export class TurnRenderer {
             : 'tool-calls';
     chunks.push({ type: 'finish', finishReason });
     return chunks;
+  }
+
+  /**
+   * The approval card's descriptor, and `mayAllow: false` with a short `allowNote` saying why when the page should not
+   * offer this stream's person "Allow in this chat" (their own request, above all).
+   */
+  private descriptorOf(
+    approval: PendingToolApproval | undefined,
+    requester: string | undefined,
+  ): Record<string, unknown> | undefined {
+    const descriptor = descriptorOf(approval);
+    const allowNote = approval && allowNotOffered(approval, this.viewer, requester);
+    return descriptor && allowNote !== undefined ? { ...descriptor, mayAllow: false, allowNote } : descriptor;
   }
 
   private stageOf(toolCallId: string): Stage {

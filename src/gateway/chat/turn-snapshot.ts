@@ -20,6 +20,8 @@ export interface TurnSnapshot {
   streaming?: ModelStreamProgress;
   /** Why the turn failed, for a `failed` status. */
   failure?: string;
+  /** Who started the turn, read once it has approvals to show; absent for turns started without one. */
+  requester?: string;
 }
 
 /**
