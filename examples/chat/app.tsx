@@ -207,8 +207,7 @@ function ToolCall({
   const call = first ? `${tool} (${first.name}: ${first.value.slice(0, 60)})` : tool;
   const descriptor = (
     approval as
-      | { descriptor?: { expiresAt?: string; editors?: string[]; mayAllow?: boolean; allowNote?: string } }
-      | undefined
+      { descriptor?: { expiresAt?: string; editors?: string[]; mayAllow?: boolean; allowNote?: string } } | undefined
   )?.descriptor;
   // The gateway says when not to offer "Allow in this chat" to this user (their own request, above all); it still
   // judges every grant.

@@ -346,10 +346,9 @@ describe('the example chat page in a browser', () => {
       expect(JSON.parse((await page.getByTestId('raw-input').textContent()) ?? '')).toEqual({ path: 'keyboard.txt' });
       await keepScreenshot(page, 'approval-card');
 
-      // Keyboard only: Tab from Approve past Allow in this chat to the labelled reason box, type, Tab to Deny, Enter.
+      // Keyboard only: Tab from Approve to the labelled reason box (no Allow in this chat on one's own request; the
+      // Allow test checks the order where it is offered), type, Tab past the note to Deny, Enter.
       await approve.focus();
-      await page.keyboard.press('Tab');
-      expect(await page.evaluate('document.activeElement.dataset.testid')).toBe('allow-in-chat');
       await page.keyboard.press('Tab');
       const reason = page.getByLabel('Reason for denying deleteFile (optional)');
       expect(await page.evaluate('document.activeElement.id')).toBe(await reason.getAttribute('id'));
@@ -462,36 +461,119 @@ describe('the example chat page in a browser', () => {
       await page.getByText('Not deleted.').waitFor({ timeout: 20_000 });
     });
   });
-  it("offers Allow in this chat, and says plainly why one may not allow one's own requests", async () => {
+  it("offers no Allow in this chat on one's own request, and says plainly why", async () => {
     const marker = uniqueMarker();
     stack.model.scriptFor(
       marker,
       { toolCalls: [{ name: 'deleteFile', arguments: { path: 'allow-own.txt' } }] },
-      { text: 'Done.' },
+      { text: 'Not deleted.' },
     );
-    await inPage('allow-in-chat', async (page) => {
+    await inPage('allow-own', async (page) => {
       await page.goto(`${example.url}/?chat=allow-${marker.slice(6, 14)}`);
       await page.getByTestId('input').fill(`${marker} delete allow-own.txt`);
       await page.getByTestId('send').click();
+      const card = page.getByRole('group', { name: 'Decision on deleteFile (path: allow-own.txt)' });
+      await card.getByRole('button', { name: 'Approve deleteFile (path: allow-own.txt)' }).waitFor({ timeout: 20_000 });
+      expect(await card.getByTestId('allow-note').textContent()).toBe('Only a teammate can allow your own requests.');
+      expect(await page.getByTestId('allow-in-chat').count()).toBe(0);
+      await keepScreenshot(page, 'chat-allow-own-request');
+      await page.getByTestId('deny').click();
+      await page.getByText('Not deleted.').waitFor({ timeout: 20_000 });
+    });
+    expect(stack.runs.filter((run) => (run.input as { path?: string }).path === 'allow-own.txt')).toHaveLength(0);
+  });
+
+  it("offers a teammate Allow in this chat (after Approve, before the reason box) on another's request; it approves and later calls run without asking", async () => {
+    const marker = uniqueMarker();
+    stack.model.scriptFor(
+      marker,
+      { toolCalls: [{ name: 'deleteFile', arguments: { path: 'allow-team.txt' } }] },
+      { text: 'Deleted allow-team.txt.' },
+      // Bob's next message in the same chat (the model server follows the chat's first marker).
+      { toolCalls: [{ name: 'deleteFile', arguments: { path: 'allow-later.txt' } }] },
+      { text: 'Deleted allow-later.txt.' },
+    );
+    // Bob's request in the chat Ana's page shows: Ana is the teammate who may allow it.
+    const chat = `team-${marker.slice(6, 14)}`;
+    const conversationId = `chat:ana:${chat}`;
+    await stack.tollgate.sendMessage(conversationId, { content: `${marker} delete allow-team.txt`, requester: 'bob' });
+    await inPage('allow-teammate', async (page) => {
+      await page.goto(`${example.url}/?chat=${chat}`);
       const allow = page.getByRole('button', {
-        name: /^Allow deleteFile in this chat, approving deleteFile \(path: .*\)$/,
+        name: 'Allow deleteFile in this chat, approving deleteFile (path: allow-team.txt)',
       });
       await allow.waitFor({ timeout: 20_000 });
       expect(await allow.textContent()).toBe('Allow in this chat');
+      expect(await page.getByTestId('allow-note').count()).toBe(0);
+      // Keyboard order where the button is offered: Approve, Allow in this chat, then the labelled reason box.
+      await page.waitForFunction(() => !document.querySelector('[data-testid="approve"]')?.hasAttribute('disabled'));
+      await page.getByRole('button', { name: 'Approve deleteFile (path: allow-team.txt)' }).focus();
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate('document.activeElement.dataset.testid')).toBe('allow-in-chat');
+      await page.keyboard.press('Tab');
+      const reason = page.getByLabel('Reason for denying deleteFile (optional)');
+      expect(await page.evaluate('document.activeElement.id')).toBe(await reason.getAttribute('id'));
+      await keepScreenshot(page, 'chat-allow-teammate');
       await allow.click();
-      const alert = page.getByTestId('error');
-      await alert.waitFor({ timeout: 20_000 });
-      expect(await alert.textContent()).toContain(
-        'Not allowed in this chat: "ana" may not grant for their own requests; someone else must. The call still waits for a decision.',
-      );
-      await keepScreenshot(page, 'chat-allow-refused');
+      await page.getByTestId('output').waitFor({ timeout: 20_000 });
+      await page.getByText('Deleted allow-team.txt.').waitFor({ timeout: 20_000 });
     });
-    // Refused, nothing was decided: the call still waits, and runs once someone approves it.
-    const { currentTurnId } = await stack.tollgate.conversationState(`chat:ana:allow-${marker.slice(6, 14)}`);
+    // Bob's next call of deleteFile in this chat runs without asking anyone: Ana's grant decides it.
+    const { turnId } = await stack.tollgate.sendMessage(conversationId, {
+      content: 'delete allow-later.txt',
+      requester: 'bob',
+    });
+    await waitFor(async () => stack.runs.some((run) => (run.input as { path?: string }).path === 'allow-later.txt'));
+    const laterTurn = await stack.tollgate.state(turnId);
+    expect(laterTurn.audit).toEqual([
+      expect.objectContaining({
+        decision: 'approved',
+        via: 'grant',
+        grant: expect.objectContaining({ grantedBy: 'ana' }),
+      }),
+    ]);
+  });
+
+  it('shows a refused decision on its card, which waits again with its buttons, not "Approved; running…"', async () => {
+    const marker = uniqueMarker();
+    stack.model.scriptFor(
+      marker,
+      { toolCalls: [{ name: 'deleteFile', arguments: { path: 'refused.txt' } }] },
+      { text: 'Deleted refused.txt.' },
+    );
+    // Bob's request that only Carol may decide, in the chat Ana's page shows: Ana's Approve is refused.
+    const chat = `refused-${marker.slice(6, 14)}`;
+    const conversationId = `chat:ana:${chat}`;
+    await stack.tollgate.sendMessage(
+      conversationId,
+      { content: `${marker} delete refused.txt`, requester: 'bob' },
+      { turn: { approvalRules: { approvers: ['carol'] } } },
+    );
+    await inPage('decision-refused', async (page) => {
+      await page.goto(`${example.url}/?chat=${chat}`);
+      const card = page.getByRole('region', { name: 'Tool call: deleteFile' });
+      const approve = card.getByRole('button', { name: 'Approve deleteFile (path: refused.txt)' });
+      await approve.waitFor({ timeout: 20_000 });
+      await page.waitForFunction(() => !document.querySelector('[data-testid="approve"]')?.hasAttribute('disabled'));
+      await approve.click();
+      const refused = card.getByTestId('refused');
+      await refused.waitFor({ timeout: 20_000 });
+      expect(await refused.getAttribute('role')).toBe('alert');
+      expect(await refused.textContent()).toMatch(
+        /^Not done: "ana" may not decide approval ".+": it is limited to named approvers\.$/,
+      );
+      // The call waits again: its buttons are live, and it does not claim to run.
+      expect(await card.getAttribute('data-state')).toBe('approval-requested');
+      expect(await approve.isEnabled()).toBe(true);
+      expect(await card.getByTestId('decided').count()).toBe(0);
+      expect(await page.getByText('Approved; running…').count()).toBe(0);
+      await keepScreenshot(page, 'chat-decision-refused');
+    });
+    const { currentTurnId } = await stack.tollgate.conversationState(conversationId);
     const pending = await stack.tollgate.pending({ workflowId: currentTurnId! });
     expect(pending).toHaveLength(1);
-    expect(stack.runs.filter((run) => (run.input as { path?: string }).path === 'allow-own.txt')).toHaveLength(0);
-    await stack.tollgate.decide(pending[0]!.approvalId, { approved: true, approver: 'bob' });
+    expect(stack.runs.filter((run) => (run.input as { path?: string }).path === 'refused.txt')).toHaveLength(0);
+    await stack.tollgate.decide(pending[0]!.approvalId, { approved: false, approver: 'carol' });
   });
 
   it("draws a sub-agent's waiting call inside its agent's tool call, and Approve there lets the tree finish", async () => {
