@@ -1,7 +1,7 @@
 import { allowNotOffered } from '../../../src/gateway/chat/allow-offer';
 
 describe('allowNotOffered', () => {
-  it("keeps Allow in this chat from the requester of the call: nobody grants for their own requests", () => {
+  it('keeps Allow in this chat from the requester of the call: nobody grants for their own requests', () => {
     expect(allowNotOffered({}, 'ana', 'ana')).toBe('Only a teammate can allow your own requests.');
   });
 
