@@ -60,6 +60,10 @@ function allowInChat(chat: NodeChat): UIMessage[] {
 describe('"Allow in this chat"', () => {
   it('approves and grants calls of the tool in this conversation: the next one runs without asking', async () => {
     const { chat, turnId } = await anaAsks(['team/a.txt', 'team/b.txt']);
+    // Bob's page, streaming ana's turn, offers him the button: his approval carries no mayAllow: false.
+    const resumed = await gateway.call('GET', `/api/chat/${chat.id}/stream`, { as: 'bob' });
+    expect(resumed.text).toContain('"approvalDescriptor"');
+    expect(resumed.text).not.toContain('mayAllow');
     const response = await gateway.call('POST', '/api/chat', {
       as: 'bob',
       body: { id: chat.id, messages: allowInChat(chat), trigger: 'submit-message' },
@@ -102,6 +106,14 @@ describe('"Allow in this chat"', () => {
 
   it('refuses it for the person whose request it is, says why in the chat, and leaves the call waiting', async () => {
     const { chat, turnId } = await anaAsks(['team/mine.txt']);
+    // Ana's own stream tells her page not to offer the button, and why; a page that sends it anyway is refused.
+    const asked = chat.latestMessage()!.parts.find((part) => 'approval' in part) as {
+      approval: { descriptor?: unknown };
+    };
+    expect(asked.approval.descriptor).toMatchObject({
+      mayAllow: false,
+      allowNote: 'Only a teammate can allow your own requests.',
+    });
     const response = await gateway.call('POST', '/api/chat', {
       as: 'ana',
       body: { id: chat.id, messages: allowInChat(chat), trigger: 'submit-message' },
