@@ -506,8 +506,9 @@ describe('the example chat page in a browser', () => {
       expect(await allow.textContent()).toBe('Allow in this chat');
       expect(await page.getByTestId('allow-note').count()).toBe(0);
       // Keyboard order where the button is offered: Approve, Allow in this chat, then the labelled reason box.
-      await page.waitForFunction(() => !document.querySelector('[data-testid="approve"]')?.hasAttribute('disabled'));
-      await page.getByRole('button', { name: 'Approve deleteFile (path: allow-team.txt)' }).focus();
+      const approve = page.getByRole('button', { name: 'Approve deleteFile (path: allow-team.txt)' });
+      await waitFor(() => approve.isEnabled());
+      await approve.focus();
       await page.keyboard.press('Tab');
       expect(await page.evaluate('document.activeElement.dataset.testid')).toBe('allow-in-chat');
       await page.keyboard.press('Tab');
@@ -554,7 +555,7 @@ describe('the example chat page in a browser', () => {
       const card = page.getByRole('region', { name: 'Tool call: deleteFile' });
       const approve = card.getByRole('button', { name: 'Approve deleteFile (path: refused.txt)' });
       await approve.waitFor({ timeout: 20_000 });
-      await page.waitForFunction(() => !document.querySelector('[data-testid="approve"]')?.hasAttribute('disabled'));
+      await waitFor(() => approve.isEnabled());
       await approve.click();
       const refused = card.getByTestId('refused');
       await refused.waitFor({ timeout: 20_000 });
