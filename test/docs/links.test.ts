@@ -40,3 +40,28 @@ describe('links between README.md and docs/', () => {
     expect(broken).toEqual([]);
   });
 });
+
+/** The cells of a Markdown table row: split on `|`, except an escaped one or one inside inline code. */
+function cellsOf(row: string): number {
+  const plain = row.replace(/`[^`]*`/g, '``').replace(/\\\|/g, '');
+  return plain.split('|').length - 2;
+}
+
+describe('tables in README.md and docs/', () => {
+  it.each(pages)('%s has no table row with more or fewer cells than its header', (page) => {
+    const lines = readFileSync(path.join(root, page), 'utf8').split('\n');
+    const misshapen: string[] = [];
+    let inCode = false;
+    let header: number | undefined;
+    for (const [index, line] of lines.entries()) {
+      if (line.startsWith('```')) inCode = !inCode;
+      if (inCode || !line.startsWith('|')) {
+        header = undefined;
+        continue;
+      }
+      if (header === undefined) header = cellsOf(line);
+      else if (cellsOf(line) !== header) misshapen.push(`line ${index + 1}: ${line.slice(0, 60)}…`);
+    }
+    expect(misshapen).toEqual([]);
+  });
+});
