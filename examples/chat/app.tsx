@@ -89,6 +89,20 @@ function subAgentCallsByOwner(message: UIMessage): Map<number, SubAgentCallData[
  * A sub-agent's call, drawn inside the agent tool's call that led to it: the path, the arguments, and Approve and
  * Deny, which decide it by its approvalId (the sub-agent judges the decision as any other).
  */
+/** A call's arguments, one line each, as both a tool call's card and a sub-agent's nested call show them. */
+function Arguments({ input, testId }: { input: unknown; testId: string }) {
+  return (
+    <dl className="arguments" data-testid={testId}>
+      {argumentSummary(input).map(({ name, value }) => (
+        <div key={name}>
+          <dt>{name}</dt>
+          <dd>{value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 function SubAgentCall({
   call,
   decide,
@@ -117,14 +131,7 @@ function SubAgentCall({
           <span className="note"> · expires {new Date(call.expiresAt).toLocaleString()}</span>
         )}
       </div>
-      <dl className="arguments" data-testid="sub-agent-arguments">
-        {argumentSummary(call.input).map(({ name, value }) => (
-          <div key={name}>
-            <dt>{name}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <Arguments input={call.input} testId="sub-agent-arguments" />
       {call.state === 'waiting' && (
         <div className="approval" role="group" aria-label={`Decision on ${named}`}>
           <button
@@ -241,14 +248,7 @@ function ToolCall({
           <span className="note"> · expires {new Date(descriptor.expiresAt).toLocaleString()}</span>
         )}
       </div>
-      <dl className="arguments" data-testid="arguments">
-        {argumentSummary(part.input).map(({ name, value }) => (
-          <div key={name}>
-            <dt>{name}</dt>
-            <dd>{value}</dd>
-          </div>
-        ))}
-      </dl>
+      <Arguments input={part.input} testId="arguments" />
       <details>
         <summary>Raw input</summary>
         <pre data-testid="raw-input">{JSON.stringify(part.input, null, 2)}</pre>
