@@ -4,6 +4,7 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { argumentSummary } from '../../src/protocol/argument-summary';
 import { errorSentence, statusSentence } from './readable';
+import { subAgentCallOf, subAgentCallsByOwner, type SubAgentCallData } from './sub-agent-calls';
 
 /** Where the gateway is and the bearer token to call it with; `npm run dev` writes them into the page. */
 declare global {
@@ -34,55 +35,12 @@ function waitingApprovals(message: UIMessage | undefined): string[] {
   );
 }
 
-/** A sub-agent's call as the chat stream sends it (`data-sub-agent-approval`), with the decision made on this page. */
-interface SubAgentCallData {
-  /** `waiting`; `responded` once decided on this page; `settled` once the turn no longer waits for it. */
-  state: 'waiting' | 'responded' | 'settled';
-  approvalId: string;
-  /** The agents from this turn down to the one that asks: `['writer', 'reader']`. */
-  path?: string[];
-  toolName?: string;
-  input?: unknown;
-  expiresAt?: string;
-  approved?: boolean;
-  reason?: string;
-}
-
-function subAgentCallOf(part: Part): SubAgentCallData | undefined {
-  if (part.type !== 'data-sub-agent-approval') return undefined;
-  const data = (part as { data?: unknown }).data as Partial<SubAgentCallData> | undefined;
-  return typeof data?.approvalId === 'string' && typeof data.state === 'string'
-    ? (data as SubAgentCallData)
-    : undefined;
-}
-
 /** The sub-agents' calls `message` waits for, each read as its path ("writer → reader → writeFile"). */
 function subAgentCallsWaiting(message: UIMessage): string[] {
   return message.parts.flatMap((part) => {
     const call = subAgentCallOf(part);
     return call?.state === 'waiting' ? [[...(call.path ?? []), call.toolName ?? 'a tool'].join(' → ')] : [];
   });
-}
-
-/**
- * Which tool part of `message` each sub-agent's call shows inside (by part index): the agent tool's call its path
- * starts with, the running one first. A call no part owns is not shown (its agent's call is not on the page yet).
- */
-function subAgentCallsByOwner(message: UIMessage): Map<number, SubAgentCallData[]> {
-  const owners = new Map<number, SubAgentCallData[]>();
-  for (const part of message.parts) {
-    const call = subAgentCallOf(part);
-    const agent = call?.path?.[0];
-    if (!call || agent === undefined) continue;
-    const ofAgent = message.parts.flatMap((candidate, index) =>
-      isToolUIPart(candidate) && getToolName(candidate) === agent ? [index] : [],
-    );
-    const running = ofAgent.find((index) => (message.parts[index] as { state?: string }).state === 'input-available');
-    const owner = running ?? ofAgent.at(-1);
-    if (owner === undefined) continue;
-    owners.set(owner, [...(owners.get(owner) ?? []), call]);
-  }
-  return owners;
 }
 
 /**

@@ -71,6 +71,12 @@ export interface PendingToolApproval {
    * it show the call's real approvers; absent otherwise.
    */
   selfApprovalAllowed?: false;
+  /**
+   * On a sub-agent's call as a parent turn lists it: the id of the parent's own agent tool call whose sub-agent it
+   * waits under (each turn up the tree puts its own), so a page draws it inside that call even when the same agent
+   * tool runs twice at once; absent on a turn's own calls.
+   */
+  agentToolCallId?: string;
 }
 
 /**

@@ -228,7 +228,8 @@ export class TurnRenderer {
    * A sub-agent's call waiting under one of this turn's calls (its approval has a `path`) is no tool part of this
    * message: it streams as a `data-sub-agent-approval` part with the approvalId as its id, `state: 'waiting'` while it
    * waits and `'settled'` once it leaves the list (decided, expired, or its sub-agent ended), so the page shows it
-   * inside the agent tool's call the path starts with (`path[0]`) and decides it by approvalId.
+   * inside the agent tool's call it waits under (`agentToolCallId`: this turn's call that started its sub-agent) and
+   * decides it by approvalId.
    */
   private subAgentApprovalChunks(snapshot: TurnSnapshot): UIMessageChunk[] {
     const chunks: UIMessageChunk[] = [];
@@ -247,6 +248,7 @@ export class TurnRenderer {
           path: approval.path,
           toolName: approval.toolName,
           toolCallId: approval.toolCallId,
+          ...(approval.agentToolCallId !== undefined && { agentToolCallId: approval.agentToolCallId }),
           input: approval.input,
           requestedAt: approval.requestedAt,
           ...(approval.expiresAt !== undefined && { expiresAt: approval.expiresAt }),

@@ -29,6 +29,7 @@ const fieldsSent: Record<keyof PendingToolApproval, true> = {
   votes: true,
   path: true,
   selfApprovalAllowed: true,
+  agentToolCallId: true,
 };
 const knownFields = new Set<string>(Object.keys(fieldsSent));
 
@@ -102,6 +103,9 @@ function entryProblem(entry: unknown, turnId: string): string | undefined {
   }
   if (entry.selfApprovalAllowed !== undefined && entry.selfApprovalAllowed !== false) {
     return 'selfApprovalAllowed may only be false';
+  }
+  if (entry.agentToolCallId !== undefined && !isText(entry.agentToolCallId, 1000)) {
+    return 'agentToolCallId must be a short string';
   }
   return undefined;
 }

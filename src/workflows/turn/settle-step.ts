@@ -130,7 +130,7 @@ export async function settle(
   }
   let part: ToolResultPart;
   if (plan.agent && turn.revision() >= turnRevisions.subAgentsAsChildWorkflows) {
-    part = result(await runSubAgent(turn, plan.agent, runToolInput(turn, call, approvalId).input));
+    part = result(await runSubAgent(turn, plan.agent, runToolInput(turn, call, approvalId).input, call.toolCallId));
   } else if (plan.executor === 'client') {
     if (!awaitingOutput) turn.outputs.expect(call);
     turn.visibility.refresh();

@@ -10,20 +10,27 @@ import { readTurnPendingApprovals } from '../guards/read-turn-pending-approvals'
  */
 export class SubAgentApprovals {
   private readonly lists = new Map<string, PendingToolApproval[]>();
+  /** The turn's own agent tool call that started each running sub-agent. */
+  private readonly calls = new Map<string, string>();
   /** Signals refused: not from a running sub-agent, or not well formed. */
   refused = 0;
   /** Counts every change to what `pending` returns, so the turn's details follow it (TurnVisibilitySource.version). */
   changes = 0;
 
-  /** A sub-agent with this workflow id starts: its signals are taken until it ends. */
-  started(workflowId: string): void {
+  /**
+   * A sub-agent with this workflow id starts, for the turn's agent tool call `toolCallId`: its signals are taken until
+   * it ends, and what it lists is marked with that call (`agentToolCallId`).
+   */
+  started(workflowId: string, toolCallId?: string): void {
     this.lists.set(workflowId, []);
+    if (toolCallId !== undefined) this.calls.set(workflowId, toolCallId);
   }
 
   /** The sub-agent ended; returns whether it had listed anything (which now leaves the turn's list). */
   ended(workflowId: string): boolean {
     const had = (this.lists.get(workflowId)?.length ?? 0) > 0;
     this.lists.delete(workflowId);
+    this.calls.delete(workflowId);
     if (had) this.changes += 1;
     return had;
   }
@@ -49,9 +56,15 @@ export class SubAgentApprovals {
     return changed;
   }
 
-  /** What the running sub-agents wait for, in the order they started. */
+  /**
+   * What the running sub-agents wait for, in the order they started, each marked with the turn's own agent tool call
+   * it waits under (a value only: the commands a turn issues are the same).
+   */
   pending(): PendingToolApproval[] {
-    return [...this.lists.values()].flat();
+    return [...this.lists].flatMap(([workflowId, list]) => {
+      const agentToolCallId = this.calls.get(workflowId);
+      return agentToolCallId === undefined ? list : list.map((approval) => ({ ...approval, agentToolCallId }));
+    });
   }
 
   /** The workflow that waits for `approvalId` when one of the running sub-agents listed it. */

@@ -78,7 +78,12 @@ export function childTurnInput(
  * calling model reads: the child's final answer, or an `error-text` when the tree is too deep or out of steps, or
  * the child failed, ran out of steps or was stopped. The child is terminated if this turn closes first.
  */
-export async function runSubAgent(turn: TurnState, agent: SubAgentPlan, input: unknown): Promise<ToolResultOutput> {
+export async function runSubAgent(
+  turn: TurnState,
+  agent: SubAgentPlan,
+  input: unknown,
+  toolCallId?: string,
+): Promise<ToolResultOutput> {
   const path = [...pathOf(turn), agent.name];
   const maxDepth = turn.input.subAgentLimits?.maxDepth ?? defaultSubAgentDepth;
   if (path.length > maxDepth) {
@@ -103,7 +108,7 @@ export async function runSubAgent(turn: TurnState, agent: SubAgentPlan, input: u
   turn.subAgentsStarted += 1;
   const workflowId = `${turn.workflowId}/${agent.name}-${turn.subAgentsStarted}`;
   let result: AgentTurnResult;
-  turn.subAgents.started(workflowId);
+  turn.subAgents.started(workflowId, toolCallId);
   try {
     result = await executeChild<(input: AgentTurnInput) => Promise<AgentTurnResult>>('agentTurn', {
       workflowId,

@@ -64,3 +64,32 @@ describe('the chat stream of a turn whose sub-agent waits', () => {
     );
   });
 });
+
+describe('the chat stream of a turn running the same agent tool twice at once', () => {
+  it("names, on each sub-agent's call, the turn's own call it waits under", () => {
+    const first = { ...waiting, approvalId: 'dHVybi0xL3JlYWRlci0x.a', agentToolCallId: 'agent-call-1' };
+    const second = { ...waiting, approvalId: 'dHVybi0xL3JlYWRlci0y.b', agentToolCallId: 'agent-call-2' };
+    const twoCalls: TurnSnapshot = {
+      ...snapshot([second, first]),
+      messages: [
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool-call', toolCallId: 'agent-call-1', toolName: 'reader', input: { task: 'one' } },
+            { type: 'tool-call', toolCallId: 'agent-call-2', toolName: 'reader', input: { task: 'two' } },
+          ],
+        },
+      ],
+    };
+    const chunks = new TurnRenderer('turn-1').render(twoCalls);
+
+    const owners = Object.fromEntries(
+      chunks.flatMap((chunk) =>
+        chunk.type === 'data-sub-agent-approval'
+          ? [[chunk.id, (chunk.data as { agentToolCallId?: string }).agentToolCallId]]
+          : [],
+      ),
+    );
+    expect(owners).toEqual({ [first.approvalId]: 'agent-call-1', [second.approvalId]: 'agent-call-2' });
+  });
+});

@@ -63,6 +63,23 @@ describe("a turn's view of what its sub-agents wait for", () => {
     expect(view.pending()).toEqual([own]);
   });
 
+  it("marks each sub-agent's calls with the turn's own agent call that started it, in place of the one below", () => {
+    const view = new SubAgentApprovals();
+    const second = `${parent}/reader-2`;
+    view.started(child, 'agent-call-1');
+    view.started(second, 'agent-call-2');
+    // The sub-agent marked its own sub-agent's call with its own call; the turn above puts its own instead.
+    const below = { ...approval(`${child}/editor-1`, 'b', ['reader', 'editor']), agentToolCallId: 'reader-call-7' };
+    view.receive({ turnId: child, pending: [below] });
+    view.receive({ turnId: second, pending: [approval(second, 'c', ['reader'])] });
+
+    expect(view.pending().map((entry) => [entry.approvalId, entry.agentToolCallId])).toEqual([
+      [below.approvalId, 'agent-call-1'],
+      [formatApprovalId(second, 'c'), 'agent-call-2'],
+    ]);
+    expect(view.receive({ turnId: child, pending: [{ ...below, agentToolCallId: 7 }] })).toBe(false);
+  });
+
   it('reads a call with the path that led to it', () => {
     expect(toolOnPath({ toolName: 'writeFile', path: ['researcher'] })).toBe('researcher → writeFile');
     expect(toolOnPath({ toolName: 'writeFile' })).toBe('writeFile');

@@ -262,7 +262,8 @@ describe("a sub-agent's approvals", () => {
     expect(shown).toMatchObject({ toolName: 'deleteFile', input: { path: 'notes.md' }, path: ['editor', 'reader'] });
     // The approval is the grandchild's: its id names the turn that waits.
     const [own] = await waitForPending(environment.client.workflow.getHandle(grandchildId), 1);
-    expect(own).toEqual(shown);
+    // The top turn's entry names its own call that led to it, for a page to draw it inside that call.
+    expect(shown).toEqual({ ...own, agentToolCallId: `${top}-1` });
     const state = await environment.tollgate.state(handle.workflowId);
     expect(state).toMatchObject({ status: 'awaiting-approval', pending: [shown] });
     // Inboxes find the top turn by what waits under it, and the gateway's listing shows the call once.
@@ -332,6 +333,9 @@ describe("a sub-agent's approvals", () => {
     const byFile = (file: string) => pending.find((approval) => (approval.input as { path: string }).path === file)!;
     expect(byFile('one.log').path).toEqual(['reader']);
     expect(byFile('two.log').path).toEqual(['reader']);
+    // Two calls of the same agent tool: each sub-agent's call names the one it waits under.
+    expect(byFile('one.log').agentToolCallId).toBe(`${parent}-1`);
+    expect(byFile('two.log').agentToolCallId).toBe(`${parent}-2`);
 
     // The second first: the client finds the sub-agent from the approval id, as every channel does.
     await environment.tollgate.decide(byFile('two.log').approvalId, { approved: false, approver: 'bo', reason: 'no' });
