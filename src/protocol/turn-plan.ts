@@ -264,7 +264,17 @@ export const turnRevisions = {
    * decide a child's call. @since 2026-11-27
    */
   subAgentApproverRules: 16,
-  current: 16,
+  /**
+   * a turn passes a `respondToToolApprovals` update for its sub-agent's approval on and answers with the sub-agent's verdict
+   *
+   * The parent signals the sub-agent that waits (`subAgentDecisions`, with a request id), the sub-agent judges the
+   * decisions as its own update would and signals its answer back (`subAgentDecisionsAnswer`), and the parent's update
+   * resolves with it, or is refused when the sub-agent ends first or does not answer within 30 s; before, the parent
+   * refused the update with the sub-agent's workflow id. A cancelled turn also denies what it waits for, with the
+   * reason, so its audit says how each call ended (docs/sub-agents.md). @since 2026-11-27
+   */
+  subAgentUpdatesPassedOn: 17,
+  current: 17,
 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */

@@ -99,3 +99,26 @@ export const supersedeTurnSignal = defineSignal<[{ reason: string }]>('supersede
 /** Sent by a turn to its conversation whenever what it waits for changes. */
 export const turnPendingApprovalsSignal =
   defineSignal<[{ turnId: string; pending: PendingToolApproval[] }]>('turnPendingApprovals');
+
+/**
+ * A `respondToToolApprovals` update a turn took for approvals one of its sub-agents waits for (turn revision 17),
+ * passed on to that sub-agent: `responses` as the update carried them, `requestId` to answer with, and `replyTo`, the
+ * turn that waits for the answer (one of the sub-agent's own ancestors). Sent by a turn; not part of the public
+ * contract.
+ */
+export interface SubAgentDecisionsRequest {
+  requestId: string;
+  replyTo: string;
+  responses: unknown;
+}
+
+/** A sub-agent's answer to a {@link SubAgentDecisionsRequest}: what it recorded, or why it refused. */
+export type SubAgentDecisionsAnswer =
+  | { requestId: string; recorded: RecordedDecision[] }
+  | { requestId: string; refused: { message: string; type: string } };
+
+/** Sent by a turn to the sub-agent that waits for the approvals of an update it took (turn revision 17). */
+export const subAgentDecisionsSignal = defineSignal<[SubAgentDecisionsRequest]>('subAgentDecisions');
+
+/** Sent back by the sub-agent: the update's answer, as the sub-agent would have given it (turn revision 17). */
+export const subAgentDecisionsAnswerSignal = defineSignal<[SubAgentDecisionsAnswer]>('subAgentDecisionsAnswer');

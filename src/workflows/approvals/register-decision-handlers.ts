@@ -39,7 +39,15 @@ export function registerDecisionHandlers(options: {
   passOn?: (payload: unknown) => boolean;
   /** The sub-agent workflow that waits for `approvalId`, when one of this turn's running sub-agents listed it. */
   holderOf?: (approvalId: string) => string | undefined;
-}): void {
+  /**
+   * Passes an update's decisions on to the sub-agent that waits for them (turn revision 17): `accepts` says whether it
+   * takes the batch (checked in the validator and again in the handler), `pass` answers with the sub-agent's answer.
+   */
+  relay?: {
+    accepts: (decisions: readonly ToolApprovalDecision[]) => boolean;
+    pass: (decisions: readonly ToolApprovalDecision[], request: unknown) => Promise<RecordedDecision[]>;
+  };
+}): { decide: (request: unknown) => RecordedDecision[] | Promise<RecordedDecision[]> } {
   const { book, outputs } = options;
 
   setHandler(toolApprovalResponseSignal, (payload) => {
@@ -47,33 +55,41 @@ export function registerDecisionHandlers(options: {
     receiveDecisionSignal(book, payload, new Date());
   });
 
+  /** The update's decisions on this turn's own approvals, judged and recorded; throws the update's refusal. */
+  const decide = (decisions: ToolApprovalDecision[]): RecordedDecision[] | Promise<RecordedDecision[]> => {
+    const check = book.checkBatch(decisions, 'update');
+    if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, decisionErrorTypes[check.cause]);
+    const applyAll = () => {
+      const now = new Date();
+      return decisions.map((decision) => book.apply(decision, 'update', now));
+    };
+    const edits = decisions.filter(
+      (decision) => decision.input !== undefined && book.decisionOf(decision.approvalId) === undefined,
+    );
+    // Without an edit the handler stays synchronous, so every history written before revision 7 replays as it ran.
+    if (edits.length === 0) return applyAll();
+    return (async () => {
+      // An edited input must fit the tool's input schema before anything is recorded.
+      await checkEditedInputs(book, edits, options.validateInput);
+      // Another decision may have been applied while the inputs were being checked.
+      const again = book.checkBatch(decisions, 'update');
+      if (!again.accepted) throw ApplicationFailure.nonRetryable(again.message, decisionErrorTypes[again.cause]);
+      return applyAll();
+    })();
+  };
+
   setHandler(
     respondToToolApprovalsUpdate,
     (request): RecordedDecision[] | Promise<RecordedDecision[]> => {
       const decisions = readDecisionBatch(request, book.readsEditedInput());
-      const check = book.checkBatch(decisions, 'update');
-      if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, decisionErrorTypes[check.cause]);
-      const applyAll = () => {
-        const now = new Date();
-        return decisions.map((decision) => book.apply(decision, 'update', now));
-      };
-      const edits = decisions.filter(
-        (decision) => decision.input !== undefined && book.decisionOf(decision.approvalId) === undefined,
-      );
-      // Without an edit the handler stays synchronous, so every history written before revision 7 replays as it ran.
-      if (edits.length === 0) return applyAll();
-      return (async () => {
-        // An edited input must fit the tool's input schema before anything is recorded.
-        await checkEditedInputs(book, edits, options.validateInput);
-        // Another decision may have been applied while the inputs were being checked.
-        const again = book.checkBatch(decisions, 'update');
-        if (!again.accepted) throw ApplicationFailure.nonRetryable(again.message, decisionErrorTypes[again.cause]);
-        return applyAll();
-      })();
+      if (options.relay?.accepts(decisions)) return options.relay.pass(decisions, request);
+      return decide(decisions);
     },
     {
       validator: (request) => {
         const decisions = readDecisionBatch(request, book.readsEditedInput());
+        // A sub-agent's approvals: the sub-agent judges them, as an update sent to it would be judged.
+        if (options.relay?.accepts(decisions)) return;
         refuseSubAgentsApprovals(decisions, options.holderOf);
         const check = book.checkBatch(decisions, 'update');
         if (!check.accepted) throw ApplicationFailure.nonRetryable(check.message, decisionErrorTypes[check.cause]);
@@ -120,6 +136,8 @@ export function registerDecisionHandlers(options: {
       },
     },
   );
+  // What a sub-agent does with an update its parent passed on: exactly what the update would do here.
+  return { decide: (request) => decide(readDecisionBatch(request, book.readsEditedInput())) };
 }
 
 /** Rejects the update, naming the problem, when an edited input does not fit its tool's input schema. */
@@ -143,10 +161,10 @@ async function checkEditedInputs(
 }
 
 /**
- * Refuses, with where to send it, an update naming a sub-agent's approval. Workflow code cannot send an update to
- * another workflow, only a signal, so this turn could not tell the caller whether the sub-agent took the decision; the
- * update goes to the workflow the approvalId names (as `TollgateClient.decide` and every channel send it), or the
- * decision is signalled here and passed on. Validators are not replayed: this changes no running turn.
+ * Refuses, with where to send it, an update naming a sub-agent's approval in a turn planned before revision 17, which
+ * does not pass updates on: the update goes to the workflow the approvalId names (as `TollgateClient.decide` and every
+ * channel send it), or the decision is signalled here and passed on. Validators are not replayed: this changes no
+ * running turn.
  */
 function refuseSubAgentsApprovals(
   decisions: ReadonlyArray<{ approvalId: string }>,

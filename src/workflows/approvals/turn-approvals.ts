@@ -103,6 +103,18 @@ export class TurnApprovals {
     }
   }
 
+  /**
+   * Denies everything waiting because the turn was cancelled (turn revision 17), with `reason`, so its audit says how
+   * each call ended; the turn asks nothing after.
+   */
+  cancel(reason: string): void {
+    const now = new Date();
+    for (const pending of this.book.pending()) {
+      const entry = this.book.decideWithoutPerson(pending, { approved: false, reason }, 'superseded', now);
+      this.note('approval-decided', entry, 'denied');
+    }
+  }
+
   /** Waits for the decision on `approvalId`, applying its expiry rule. */
   async decision(approvalId: string): Promise<ToolApprovalAuditEntry> {
     const approval = this.issued.get(approvalId);

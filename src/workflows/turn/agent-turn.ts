@@ -2,6 +2,7 @@ import {
   ActivityFailure,
   allHandlersFinished,
   ApplicationFailure,
+  CancellationScope,
   condition,
   isCancellation,
   setHandler,
@@ -21,7 +22,8 @@ import { messageOfThrown } from '../guards/text-of-value';
 import { registerDecisionHandlers } from '../approvals/register-decision-handlers';
 import { answerRetiredPatch, retiredPatches } from '../retired-patches';
 import { runLastToolWithNextStep } from './run-tool-with-next-step';
-import { passDecisionToSubAgent, registerSubAgentHandlers, supersedeSubAgents } from './sub-agent';
+import { passDecisionToSubAgent, pathOf, registerSubAgentHandlers, supersedeSubAgents } from './sub-agent';
+import { registerSubAgentDecisionHandlers, subAgentUpdateRelay } from './sub-agent-decisions';
 import { openApproval, settleCalls, settleStep, settleWhatNeedsNoPerson } from './settle-step';
 import { modelSteps, validateToolInput, validateToolOutput } from './turn-activity-options';
 import { carryOverOf, type TurnCarryOver } from './turn-carry-over';
@@ -64,6 +66,9 @@ function readCount(page: unknown, key: 'fromMessage' | 'maxMessages'): number | 
   return Math.max(0, Math.floor(number) || 0);
 }
 
+/** How long a cancelled turn waits for its sub-agents, cancelled with it, to end (turn revision 17). */
+const subAgentCancelWaitMs = 30_000;
+
 /** One turn: its handlers, and {@link run}, which reads top to bottom. What it holds is a {@link TurnState}. */
 class AgentTurn {
   private readonly turn: TurnState;
@@ -74,7 +79,7 @@ class AgentTurn {
     const { carried, refused } = carryOverOf(carriedArgument);
     if (carried) turn.carriedSettling = takeUp(turn, carried);
     if (refused) turn.events.note('policy-note', 0, { detail: refused });
-    registerDecisionHandlers({
+    const { decide } = registerDecisionHandlers({
       book: turn.approvals.book,
       outputs: turn.outputs,
       validateOutput: (toolName, submission) => validateToolOutput({ toolName, ...submission }),
@@ -83,8 +88,10 @@ class AgentTurn {
         turn.events.note('tool-output-submitted', turn.steps, { toolCallId, toolName }),
       passOn: (payload) => passDecisionToSubAgent(turn, payload),
       holderOf: (approvalId) => turn.subAgents.holderOf(approvalId),
+      relay: subAgentUpdateRelay(turn),
     });
     registerSubAgentHandlers(turn);
+    registerSubAgentDecisionHandlers(turn, decide);
     setHandler(supersedeTurnSignal, (payload: unknown) => {
       const request = readSupersedeRequest(payload);
       if ('reason' in request) {
@@ -162,8 +169,31 @@ class AgentTurn {
       }
       return await this.finish('max-steps-reached');
     } catch (error) {
+      if (isCancellation(error)) await this.cancelled();
       throw this.failure(error);
     }
+  }
+
+  /**
+   * A cancelled turn (from revision 17) first lets its sub-agents, asked to cancel with it, end (for at most
+   * {@link subAgentCancelWaitMs}) so that they deny what they wait for themselves rather than be terminated when it
+   * closes, then denies what it waits for, with the reason, and stops listing it: the audit of every turn in the tree
+   * says how each call ended. Its details and search attributes follow; its signals to the turns above are not sent.
+   */
+  private async cancelled(): Promise<void> {
+    const { turn } = this;
+    if (turn.revision() < turnRevisions.subAgentUpdatesPassedOn) return;
+    if (turn.subAgents.running().length > 0) {
+      await CancellationScope.nonCancellable(() =>
+        condition(() => turn.subAgents.running().length === 0, subAgentCancelWaitMs),
+      );
+    }
+    if (turn.approvals.book.pending().length === 0) return;
+    const path = pathOf(turn);
+    turn.approvals.cancel(
+      `Cancelled before anyone decided: the turn${path.length > 0 ? ` of sub-agent ${path.join(' → ')}` : ''} was cancelled.`,
+    );
+    turn.showPending();
   }
 
   /** Calls the model for the turn's current step in an activity of its own, named for the timeline. */

@@ -67,6 +67,19 @@ export class SubAgentApprovals {
     });
   }
 
+  /** Whether the sub-agent with this workflow id is still running. */
+  isRunning(workflowId: string): boolean {
+    return this.lists.has(workflowId);
+  }
+
+  /** The running sub-agent (this turn's own child) whose list holds `approvalId`: it, or one under it, waits for it. */
+  listerOf(approvalId: string): string | undefined {
+    for (const [workflowId, list] of this.lists) {
+      if (list.some((approval) => approval.approvalId === approvalId)) return workflowId;
+    }
+    return undefined;
+  }
+
   /** The workflow that waits for `approvalId` when one of the running sub-agents listed it. */
   holderOf(approvalId: string): string | undefined {
     for (const list of this.lists.values()) {

@@ -16,6 +16,7 @@ import { turnRevisions } from '../../protocol/turn-plan';
 import { ClientToolOutputs } from '../approvals/client-tool-outputs';
 import { ApprovedPlans } from './approved-plans';
 import { SubAgentApprovals } from './sub-agent-approvals';
+import { SubAgentDecisionAnswers } from './sub-agent-answers';
 import type { SettlingCalls } from './turn-carry-over';
 import { TurnApprovals } from '../approvals/turn-approvals';
 import { TurnEventLog } from '../visibility/turn-event-log';
@@ -87,6 +88,8 @@ export class TurnState {
   subAgentsStarted = 0;
   /** What the running sub-agents wait for, shown with this turn's own (turn revision 14). */
   readonly subAgents = new SubAgentApprovals();
+  /** Answers the turn waits for from sub-agents to updates it passed on (turn revision 17). */
+  readonly subAgentAnswers = new SubAgentDecisionAnswers();
 
   constructor(readonly input: AgentTurnInput) {
     // Decisions, votes and ignored decisions show in the Temporal UI's details the moment they are recorded.

@@ -277,18 +277,6 @@ describe("a sub-agent's approvals", () => {
       { approvalId: shown!.approvalId, path: ['editor', 'reader'] },
     ]);
 
-    // The update sent to the top turn is refused with where it goes: workflow code cannot update another workflow.
-    await expect(
-      handle.executeUpdate(respondToToolApprovalsUpdate, {
-        args: [{ responses: [{ approvalId: shown!.approvalId, approved: true, approver: 'bo' }] }],
-      }),
-    ).rejects.toMatchObject({
-      cause: expect.objectContaining({
-        message: expect.stringContaining(`waits in sub-agent workflow "${grandchildId}"`),
-        type: 'UnknownApproval',
-      }),
-    });
-
     // Signalled to the top turn, the decision is passed down to the grandchild, which judges it.
     await handle.signal(toolApprovalResponseSignal, { approvalId: shown!.approvalId, approved: true, approver: 'bo' });
     const result = await handle.result();
@@ -299,6 +287,114 @@ describe("a sub-agent's approvals", () => {
     expect(grandchild.audit).toEqual([expect.objectContaining({ decision: 'approved', approver: 'bo' })]);
     expect(result.pending).toEqual([]);
     expectValidTranscripts(result, grandchild);
+  });
+
+  it("are decided by an update sent to the top turn, which answers with the grandchild's verdict", async () => {
+    const top = uniqueMarker();
+    const middle = uniqueMarker();
+    const bottom = uniqueMarker();
+    environment.model.scriptFor(
+      top,
+      { toolCalls: [{ id: `${top}-1`, name: 'editor', arguments: { task: `${middle} tidy` } }] },
+      { text: 'Tidied by update.' },
+    );
+    environment.model.scriptFor(
+      middle,
+      { toolCalls: [{ id: `${middle}-1`, name: 'reader', arguments: { task: `${bottom} tidy` } }] },
+      { text: 'The reader tidied.' },
+    );
+    environment.model.scriptFor(
+      bottom,
+      { toolCalls: [{ id: `${bottom}-1`, name: 'deleteFile', arguments: { path: 'update.md' } }] },
+      { text: 'Deleted update.md.' },
+    );
+    // Ana asked; she and Bo may decide, but not her own call, down the tree too.
+    const handle = await environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${top} tidy up` }],
+      tools: ['editor'],
+      requester: 'ana',
+      approvalRules: { approvers: ['ana', 'bo'], allowSelfApproval: false },
+    });
+    const grandchildId = `${handle.workflowId}/editor-1/reader-1`;
+    const [shown] = await waitForPending(handle, 1);
+    const decide = (approver: string) =>
+      environment.tollgate.decideMany(handle.workflowId, [{ approvalId: shown!.approvalId, approved: true, approver }]);
+
+    // Refused by the grandchild, by the approval's own rules, and the refusal comes back through the top turn.
+    await expect(decide('ana')).rejects.toMatchObject({
+      name: 'ApprovalDecisionError',
+      code: 'forbidden',
+      workflowId: handle.workflowId,
+    });
+    await expect(decide('zed')).rejects.toMatchObject({
+      code: 'forbidden',
+      message: expect.stringContaining('zed'),
+    });
+    // Nothing changed: the call still waits, in the grandchild and at the top, and nothing was recorded.
+    expect(await waitForPending(handle, 1)).toEqual([shown]);
+    const waiting = await environment.tollgate.state(grandchildId);
+    expect(waiting).toMatchObject({ status: 'awaiting-approval', audit: [] });
+
+    // Taken by the grandchild: the top turn's update returns what the grandchild recorded, and a repeat says so.
+    const [recorded] = await decide('bo');
+    expect(recorded).toMatchObject({
+      approvalId: shown!.approvalId,
+      decision: 'approved',
+      approver: 'bo',
+      via: 'update',
+      outcome: 'recorded',
+    });
+    const result = await handle.result();
+
+    expect(result.text).toBe('Tidied by update.');
+    expect(runs.filter((run) => run.toolCallId === `${bottom}-1`)).toHaveLength(1);
+    const grandchild = await environment.client.workflow.getHandle(grandchildId).result();
+    expect(grandchild.audit).toEqual([
+      expect.objectContaining({ decision: 'approved', approver: 'bo', via: 'update' }),
+    ]);
+    expectValidTranscripts(result, grandchild);
+  });
+
+  it("refuse an update that mixes a sub-agent's approval with another workflow's, changing nothing", async () => {
+    const parent = uniqueMarker();
+    const first = uniqueMarker();
+    const second = uniqueMarker();
+    environment.model.scriptFor(
+      parent,
+      {
+        toolCalls: [
+          { id: `${parent}-1`, name: 'reader', arguments: { task: `${first} one` } },
+          { id: `${parent}-2`, name: 'reader', arguments: { task: `${second} two` } },
+        ],
+      },
+      { text: 'Both asked.' },
+    );
+    for (const [task, file] of [
+      [first, 'mixed-one.log'],
+      [second, 'mixed-two.log'],
+    ] as const) {
+      environment.model.scriptFor(
+        task,
+        { toolCalls: [{ id: `${task}-1`, name: 'deleteFile', arguments: { path: file } }] },
+        { text: `Kept ${file}.` },
+      );
+    }
+    const handle = await environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${parent} clean both` }],
+      tools: ['reader'],
+    });
+    const pending = await waitForPending(handle, 2);
+    const responses = pending.map(({ approvalId }) => ({ approvalId, approved: false, approver: 'bo' }));
+
+    await expect(environment.tollgate.decideMany(handle.workflowId, responses)).rejects.toMatchObject({
+      code: 'invalid',
+      message: expect.stringContaining('send one update for each'),
+    });
+    expect(await waitForPending(handle, 2)).toEqual(pending);
+    for (const { approvalId } of pending) {
+      await environment.tollgate.decideMany(handle.workflowId, [{ approvalId, approved: false, approver: 'bo' }]);
+    }
+    expect((await handle.result()).text).toBe('Both asked.');
   });
 
   it('wait side by side in two sub-agents, decided in the other order, each through its own id', async () => {
@@ -480,8 +576,18 @@ describe("a sub-agent's approvals", () => {
       () => childHandle.describe(),
       (description) => description.status.name !== 'RUNNING',
     );
-    expect(['CANCELLED', 'TERMINATED']).toContain(closed.status.name);
+    expect(closed.status.name).toBe('CANCELLED');
     expect((await handle.describe()).status.name).toBe('CANCELLED');
+    // The sub-agent's audit says how its call ended: denied, with the reason, and nothing waits in it.
+    const childState = await environment.tollgate.state(childHandle.workflowId);
+    expect(childState.pending).toEqual([]);
+    expect(childState.audit).toEqual([
+      expect.objectContaining({
+        approvalId: shown!.approvalId,
+        decision: 'denied',
+        reason: 'Cancelled before anyone decided: the turn of sub-agent reader was cancelled.',
+      }),
+    ]);
     await expect(environment.tollgate.decide(shown!.approvalId, { approved: true, approver: 'bo' })).rejects.toThrow();
     expect(runs.filter((run) => run.toolCallId === `${child}-1`)).toHaveLength(0);
   });
