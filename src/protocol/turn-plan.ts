@@ -265,7 +265,7 @@ export const turnRevisions = {
    */
   subAgentApproverRules: 16,
   /**
-   * a turn passes a `respondToToolApprovals` update for its sub-agent's approval on and answers with the sub-agent's verdict
+   * an update for a sub-agent's approval is passed on and answered with its verdict; a cancelled turn denies its calls
    *
    * The parent signals the sub-agent that waits (`subAgentDecisions`, with a request id), the sub-agent judges the
    * decisions as its own update would and signals its answer back (`subAgentDecisionsAnswer`), and the parent's update

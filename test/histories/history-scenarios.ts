@@ -865,6 +865,41 @@ const subAgents: HistoryScenario[] = [
       await context.save(`${handle.workflowId}/reader-1`);
     },
   },
+  {
+    // Revision 17: an update sent to the parent for its sub-agent's call is passed on and answered with the sub-agent's
+    // verdict: first a refusal (the requester may not approve her own call), then the approval.
+    name: 'revision-17',
+    saves: ['revision-17', 'revision-17/reader-1'],
+    worker: { withAgents: true },
+    async run(context) {
+      const { handle, approval } = await parentOfWaitingReader(context, 'revision-17', { allowSelfApproval: false });
+      await waitForPending(handle, 1);
+      const decide = (approver: string) =>
+        context.tollgate.decideMany(handle.workflowId, [{ approvalId: approval.approvalId, approved: true, approver }]);
+      await decide('carol').then(
+        () => Promise.reject(new Error('the self-approval was taken')),
+        () => undefined,
+      );
+      await decide('ana');
+      await handle.result();
+      await context.save(handle.workflowId);
+      await context.save(`${handle.workflowId}/reader-1`);
+    },
+  },
+  {
+    // Revision 17: the parent cancelled while its sub-agent waits lets it end cancelled, denying its call.
+    name: 'revision-17-cancelled',
+    saves: ['revision-17-cancelled', 'revision-17-cancelled/reader-1'],
+    worker: { withAgents: true },
+    async run(context) {
+      const { handle } = await parentOfWaitingReader(context, 'revision-17-cancelled');
+      await waitForPending(handle, 1);
+      await handle.cancel();
+      await handle.result().catch(() => undefined);
+      await context.save(handle.workflowId);
+      await context.save(`${handle.workflowId}/reader-1`);
+    },
+  },
 ];
 
 /** Paths of the decision's flatter promise chain (revision 15): the tool is scheduled in another order. */

@@ -112,6 +112,11 @@ describe('committed workflow histories', () => {
         // Revision 16: a sub-agent's call its requester may not approve says so to its parent.
         'revision-16',
         'revision-16/reader-1',
+        // Revision 17: an update for the sub-agent's call passed on and answered; a cancelled parent and sub-agent.
+        'revision-17',
+        'revision-17/reader-1',
+        'revision-17-cancelled',
+        'revision-17-cancelled/reader-1',
       ]),
     );
   });
@@ -213,6 +218,43 @@ describe('committed workflow histories', () => {
       'CHILD_WORKFLOW_EXECUTION_COMPLETED',
     ]);
     expect(kinds('revision-14-superseded')).toContain('SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED');
+  });
+
+  it("hold an update for a sub-agent's call passed on and answered (revision 17), and a tree cancelled while it waits", () => {
+    const kinds = (workflowId: string) =>
+      (histories.find((entry) => entry.workflowId === workflowId)?.history.events as Array<{ eventType: string }>)
+        .map((event) => event.eventType.replace('EVENT_TYPE_', ''))
+        .filter((type) => /SIGNAL|UPDATE|TIMER|CANCEL/.test(type));
+    // Two updates to the parent: each sent on to the sub-agent and answered (a refusal, then the approval) in time.
+    const passedOn = [
+      'WORKFLOW_EXECUTION_UPDATE_ACCEPTED',
+      'SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED',
+      'EXTERNAL_WORKFLOW_EXECUTION_SIGNALED',
+      'TIMER_STARTED',
+    ];
+    expect(kinds('revision-17')).toEqual([
+      'WORKFLOW_EXECUTION_SIGNALED',
+      ...passedOn,
+      'WORKFLOW_EXECUTION_SIGNALED',
+      'TIMER_CANCELED',
+      'WORKFLOW_EXECUTION_UPDATE_COMPLETED',
+      ...passedOn,
+      'WORKFLOW_EXECUTION_SIGNALED',
+      'WORKFLOW_EXECUTION_SIGNALED',
+      'TIMER_CANCELED',
+      'WORKFLOW_EXECUTION_UPDATE_COMPLETED',
+    ]);
+    // The cancelled parent waited for its sub-agent to end cancelled before it closed.
+    expect(kinds('revision-17-cancelled')).toEqual([
+      'WORKFLOW_EXECUTION_SIGNALED',
+      'WORKFLOW_EXECUTION_CANCEL_REQUESTED',
+      'REQUEST_CANCEL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED',
+      'TIMER_STARTED',
+      'EXTERNAL_WORKFLOW_EXECUTION_CANCEL_REQUESTED',
+      'CHILD_WORKFLOW_EXECUTION_CANCELED',
+      'TIMER_CANCELED',
+      'WORKFLOW_EXECUTION_CANCELED',
+    ]);
   });
 
   it("hold both ways of running a step's last tool: alone before revision 3, with the next model step since", () => {
