@@ -1,12 +1,10 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
-import { defineAgentTool } from '../../../src';
 import { GrantLedgerClient } from '../../../src/client';
 import { listPendingApprovals } from '../../../src/gateway/turns/list-pending-approvals';
 import { modelMessageSchema, type AgentTurnResult } from '../../../src/protocol';
 import {
   approversSearchAttribute,
   pendingApprovalsSearchAttribute,
-  respondToToolApprovalsUpdate,
   supersedeTurnSignal,
   toolApprovalResponseSignal,
   waitingToolsSearchAttribute,
@@ -18,29 +16,15 @@ import {
   waitForPending,
   type TestEnvironment,
 } from '../../support/test-environment';
-import { createTestTools } from '../../support/test-tools';
+// The agents of docs/sub-agents.md, from its type-checked example: a writer that hands reading to a reader, whose
+// writeFile waits for a person.
+import { files, writer } from '../../../docs/examples/sub-agents/writer-and-reader';
 
-const { tools, runs } = createTestTools();
-const lookup = tools.find((tool) => tool.name === 'lookup')!;
-const deleteFile = tools.find((tool) => tool.name === 'deleteFile')!;
-const reader = defineAgentTool({
-  name: 'reader',
-  description: 'Looks things up and reports what it found.',
-  instructions: 'You look words up and say what they mean.',
-  tools: [lookup, deleteFile],
-  maxSteps: 3,
-});
-const editor = defineAgentTool({
-  name: 'editor',
-  description: 'Edits by handing reading to the reader.',
-  instructions: 'You edit; the reader reads for you.',
-  tools: [reader],
-});
 let environment: TestEnvironment;
 
 beforeAll(async () => {
   // The worker gets the agent tools only: their own tools come with them.
-  environment = await createTestEnvironment({ tools: [editor] });
+  environment = await createTestEnvironment({ tools: [writer] });
 });
 afterAll(async () => {
   await environment?.close();
@@ -51,6 +35,11 @@ function expectValidTranscripts(...results: AgentTurnResult[]): void {
   for (const message of results.flatMap((result) => result.messages)) {
     expect(modelMessageSchema.safeParse(message).success).toBe(true);
   }
+}
+
+/** Whether the docs' writeFile ran for the call `toolCallId` (each test's calls write their own id). */
+function written(toolCallId: string): boolean {
+  return [...files.values()].includes(toolCallId);
 }
 
 /** The tool message the calling model read on its second request. */
@@ -69,7 +58,7 @@ describe('agent tools', () => {
     );
     environment.model.scriptFor(
       child,
-      { toolCalls: [{ id: `${child}-1`, name: 'lookup', arguments: { query: 'tollgate' } }] },
+      { toolCalls: [{ id: `${child}-1`, name: 'readFile', arguments: { path: 'draft.md' } }] },
       { text: 'A tollgate is a barrier.' },
     );
     const handle = await environment.tollgate.startTurn({
@@ -87,7 +76,12 @@ describe('agent tools', () => {
       tool_call_id: `${parent}-1`,
       content: 'A tollgate is a barrier.',
     });
-    expect(runs.filter((run) => run.toolCallId === `${child}-1`)).toHaveLength(1);
+    // The sub-agent's own tool ran: its model read the file.
+    expect(environment.model.requestsFor(child)[1]?.messages.at(-1)).toMatchObject({
+      role: 'tool',
+      tool_call_id: `${child}-1`,
+      content: expect.stringContaining('Tollgate makes agents ask before they act.'),
+    });
     // The child reads as a path under its parent, with its instructions as the system message.
     const childHandle = environment.client.workflow.getHandle(`${handle.workflowId}/reader-1`);
     const description = await childHandle.describe();
@@ -95,7 +89,7 @@ describe('agent tools', () => {
     const childRequest = environment.model.requestsFor(child)[0];
     expect(childRequest?.messages[0]).toMatchObject({
       role: 'system',
-      content: expect.stringContaining('look words up'),
+      content: expect.stringContaining('You read the files you are given'),
     });
     const childResult = await childHandle.result();
     for (const message of [...result.messages, ...childResult.messages]) {
@@ -112,9 +106,9 @@ describe('agent tools', () => {
       { text: 'The reader gave up.' },
     );
     const loop = (n: number) => ({
-      toolCalls: [{ id: `${child}-${n}`, name: 'lookup', arguments: { query: `w${n}` } }],
+      toolCalls: [{ id: `${child}-${n}`, name: 'readFile', arguments: { path: `w${n}.md` } }],
     });
-    environment.model.scriptFor(child, loop(1), loop(2), loop(3));
+    environment.model.scriptFor(child, loop(1), loop(2), loop(3), loop(4), loop(5));
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${parent} research` }],
       tools: ['reader'],
@@ -124,25 +118,25 @@ describe('agent tools', () => {
     expect(result.text).toBe('The reader gave up.');
     const read = toolMessageRead(parent);
     expect(read).toMatchObject({ role: 'tool', tool_call_id: `${parent}-1` });
-    expect(String(read?.content)).toContain('Sub-agent "reader" ran out of steps (3)');
+    expect(String(read?.content)).toContain('Sub-agent "reader" ran out of steps (5)');
   });
 
   it('refuses a sub-agent past the depth limit with an error the model reads, starting no child', async () => {
     const parent = uniqueMarker();
     environment.model.scriptFor(
       parent,
-      { toolCalls: [{ id: `${parent}-1`, name: 'editor', arguments: { task: 'edit' } }] },
+      { toolCalls: [{ id: `${parent}-1`, name: 'writer', arguments: { task: 'edit' } }] },
       { text: 'No editor.' },
     );
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${parent} edit` }],
-      tools: ['editor'],
+      tools: ['writer'],
       subAgentLimits: { maxDepth: 0 },
     });
     await handle.result();
 
-    expect(String(toolMessageRead(parent)?.content)).toContain('agents may call agents only 0 deep (editor)');
-    await expect(environment.client.workflow.getHandle(`${handle.workflowId}/editor-1`).describe()).rejects.toThrow(
+    expect(String(toolMessageRead(parent)?.content)).toContain('agents may call agents only 0 deep (writer)');
+    await expect(environment.client.workflow.getHandle(`${handle.workflowId}/writer-1`).describe()).rejects.toThrow(
       WorkflowNotFoundError,
     );
   });
@@ -153,7 +147,7 @@ describe('agent tools', () => {
     const bottom = uniqueMarker();
     environment.model.scriptFor(
       top,
-      { toolCalls: [{ id: `${top}-1`, name: 'editor', arguments: { task: `${middle} edit` } }] },
+      { toolCalls: [{ id: `${top}-1`, name: 'writer', arguments: { task: `${middle} edit` } }] },
       { text: 'Edited.' },
     );
     environment.model.scriptFor(
@@ -164,13 +158,13 @@ describe('agent tools', () => {
     environment.model.scriptFor(bottom, { text: 'Nothing to read.' });
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${top} edit it` }],
-      tools: ['editor'],
+      tools: ['writer'],
     });
     const result = await handle.result();
 
     expect(result.text).toBe('Edited.');
     expect(result.treeSteps).toBe(5);
-    const grandchild = await environment.client.workflow.getHandle(`${handle.workflowId}/editor-1/reader-1`).result();
+    const grandchild = await environment.client.workflow.getHandle(`${handle.workflowId}/writer-1/reader-1`).result();
     expect(grandchild.text).toBe('Nothing to read.');
   });
 
@@ -198,7 +192,7 @@ describe('agent tools', () => {
       toolCalls: [{ id: `${parent}-1`, name: 'reader', arguments: { task: `${child} clean up` } }],
     });
     environment.model.scriptFor(child, {
-      toolCalls: [{ id: `${child}-1`, name: 'deleteFile', arguments: { path: 'old.log' } }],
+      toolCalls: [{ id: `${child}-1`, name: 'writeFile', arguments: { path: 'old.log', content: `${child}-1` } }],
     });
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${parent} clean up` }],
@@ -211,7 +205,7 @@ describe('agent tools', () => {
       () => waitForPending(childHandle as never, 1).catch(() => []),
       (list) => list.length === 1,
     );
-    expect(pending[0]).toMatchObject({ toolName: 'deleteFile', input: { path: 'old.log' } });
+    expect(pending[0]).toMatchObject({ toolName: 'writeFile', input: { path: 'old.log' } });
     // The requester and the caller's rules carried down: deciding their own call is refused as a self-approval.
     await childHandle.signal(toolApprovalResponseSignal, {
       approvalId: pending[0]!.approvalId,
@@ -228,7 +222,7 @@ describe('agent tools', () => {
       () => childHandle.describe(),
       (description) => description.status.name !== 'RUNNING',
     );
-    expect(runs.filter((run) => run.toolCallId === `${child}-1`)).toHaveLength(0);
+    expect(written(`${child}-1`)).toBe(false);
   });
 });
 
@@ -239,7 +233,7 @@ describe("a sub-agent's approvals", () => {
     const bottom = uniqueMarker();
     environment.model.scriptFor(
       top,
-      { toolCalls: [{ id: `${top}-1`, name: 'editor', arguments: { task: `${middle} tidy` } }] },
+      { toolCalls: [{ id: `${top}-1`, name: 'writer', arguments: { task: `${middle} tidy` } }] },
       { text: 'Tidied.' },
     );
     environment.model.scriptFor(
@@ -249,17 +243,19 @@ describe("a sub-agent's approvals", () => {
     );
     environment.model.scriptFor(
       bottom,
-      { toolCalls: [{ id: `${bottom}-1`, name: 'deleteFile', arguments: { path: 'notes.md' } }] },
+      {
+        toolCalls: [{ id: `${bottom}-1`, name: 'writeFile', arguments: { path: 'notes.md', content: `${bottom}-1` } }],
+      },
       { text: 'Deleted notes.md.' },
     );
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${top} tidy up` }],
-      tools: ['editor'],
+      tools: ['writer'],
       requester: 'ana',
     });
-    const grandchildId = `${handle.workflowId}/editor-1/reader-1`;
+    const grandchildId = `${handle.workflowId}/writer-1/reader-1`;
     const [shown] = await waitForPending(handle, 1);
-    expect(shown).toMatchObject({ toolName: 'deleteFile', input: { path: 'notes.md' }, path: ['editor', 'reader'] });
+    expect(shown).toMatchObject({ toolName: 'writeFile', input: { path: 'notes.md' }, path: ['writer', 'reader'] });
     // The approval is the grandchild's: its id names the turn that waits.
     const [own] = await waitForPending(environment.client.workflow.getHandle(grandchildId), 1);
     // The top turn's entry names its own call that led to it, for a page to draw it inside that call.
@@ -269,12 +265,12 @@ describe("a sub-agent's approvals", () => {
     // Inboxes find the top turn by what waits under it, and the gateway's listing shows the call once.
     const attributes = await waitFor(
       async () => (await handle.describe()).typedSearchAttributes,
-      (found) => (found.get(waitingToolsSearchAttribute) ?? []).includes('deleteFile'),
+      (found) => (found.get(waitingToolsSearchAttribute) ?? []).includes('writeFile'),
     );
     expect(attributes.get(pendingApprovalsSearchAttribute)).toEqual([shown!.approvalId]);
     const listing = await listPendingApprovals(environment.tollgate, { workflowId: handle.workflowId }, () => true);
     expect(listing.approvals.map(({ approvalId, path }) => ({ approvalId, path }))).toEqual([
-      { approvalId: shown!.approvalId, path: ['editor', 'reader'] },
+      { approvalId: shown!.approvalId, path: ['writer', 'reader'] },
     ]);
 
     // Signalled to the top turn, the decision is passed down to the grandchild, which judges it.
@@ -282,7 +278,7 @@ describe("a sub-agent's approvals", () => {
     const result = await handle.result();
 
     expect(result.text).toBe('Tidied.');
-    expect(runs.filter((run) => run.toolCallId === `${bottom}-1`)).toHaveLength(1);
+    expect(written(`${bottom}-1`)).toBe(true);
     const grandchild = await environment.client.workflow.getHandle(grandchildId).result();
     expect(grandchild.audit).toEqual([expect.objectContaining({ decision: 'approved', approver: 'bo' })]);
     expect(result.pending).toEqual([]);
@@ -295,7 +291,7 @@ describe("a sub-agent's approvals", () => {
     const bottom = uniqueMarker();
     environment.model.scriptFor(
       top,
-      { toolCalls: [{ id: `${top}-1`, name: 'editor', arguments: { task: `${middle} tidy` } }] },
+      { toolCalls: [{ id: `${top}-1`, name: 'writer', arguments: { task: `${middle} tidy` } }] },
       { text: 'Tidied by update.' },
     );
     environment.model.scriptFor(
@@ -305,17 +301,19 @@ describe("a sub-agent's approvals", () => {
     );
     environment.model.scriptFor(
       bottom,
-      { toolCalls: [{ id: `${bottom}-1`, name: 'deleteFile', arguments: { path: 'update.md' } }] },
+      {
+        toolCalls: [{ id: `${bottom}-1`, name: 'writeFile', arguments: { path: 'update.md', content: `${bottom}-1` } }],
+      },
       { text: 'Deleted update.md.' },
     );
     // Ana asked; she and Bo may decide, but not her own call, down the tree too.
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${top} tidy up` }],
-      tools: ['editor'],
+      tools: ['writer'],
       requester: 'ana',
       approvalRules: { approvers: ['ana', 'bo'], allowSelfApproval: false },
     });
-    const grandchildId = `${handle.workflowId}/editor-1/reader-1`;
+    const grandchildId = `${handle.workflowId}/writer-1/reader-1`;
     const [shown] = await waitForPending(handle, 1);
     const decide = (approver: string) =>
       environment.tollgate.decideMany(handle.workflowId, [{ approvalId: shown!.approvalId, approved: true, approver }]);
@@ -347,7 +345,7 @@ describe("a sub-agent's approvals", () => {
     const result = await handle.result();
 
     expect(result.text).toBe('Tidied by update.');
-    expect(runs.filter((run) => run.toolCallId === `${bottom}-1`)).toHaveLength(1);
+    expect(written(`${bottom}-1`)).toBe(true);
     const grandchild = await environment.client.workflow.getHandle(grandchildId).result();
     expect(grandchild.audit).toEqual([
       expect.objectContaining({ decision: 'approved', approver: 'bo', via: 'update' }),
@@ -375,7 +373,7 @@ describe("a sub-agent's approvals", () => {
     ] as const) {
       environment.model.scriptFor(
         task,
-        { toolCalls: [{ id: `${task}-1`, name: 'deleteFile', arguments: { path: file } }] },
+        { toolCalls: [{ id: `${task}-1`, name: 'writeFile', arguments: { path: file, content: `${task}-1` } }] },
         { text: `Kept ${file}.` },
       );
     }
@@ -417,7 +415,7 @@ describe("a sub-agent's approvals", () => {
     ] as const) {
       environment.model.scriptFor(
         marker,
-        { toolCalls: [{ id: `${marker}-1`, name: 'deleteFile', arguments: { path: file } }] },
+        { toolCalls: [{ id: `${marker}-1`, name: 'writeFile', arguments: { path: file, content: `${marker}-1` } }] },
         { text: `Deleted ${file}.` },
       );
     }
@@ -441,8 +439,8 @@ describe("a sub-agent's approvals", () => {
     const result = await handle.result();
 
     expect(result.text).toBe('Both done.');
-    expect(runs.filter((run) => run.toolCallId === `${first}-1`)).toHaveLength(1);
-    expect(runs.filter((run) => run.toolCallId === `${second}-1`)).toHaveLength(0);
+    expect(written(`${first}-1`)).toBe(true);
+    expect(written(`${second}-1`)).toBe(false);
     const read = environment.model.requestsFor(parent)[1]?.messages.filter((message) => message.role === 'tool');
     expect(read?.map((message) => String(message.content))).toEqual([
       'Deleted one.log.',
@@ -458,7 +456,7 @@ describe("a sub-agent's approvals", () => {
       toolCalls: [{ id: `${parent}-1`, name: 'reader', arguments: { task: `${child} clean` } }],
     });
     environment.model.scriptFor(child, {
-      toolCalls: [{ id: `${child}-1`, name: 'deleteFile', arguments: { path: 'old.log' } }],
+      toolCalls: [{ id: `${child}-1`, name: 'writeFile', arguments: { path: 'old.log', content: `${child}-1` } }],
     });
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${parent} clean` }],
@@ -477,7 +475,7 @@ describe("a sub-agent's approvals", () => {
     await expect(environment.tollgate.decide(approval!.approvalId, { approved: true, approver: 'bo' })).rejects.toThrow(
       /denied|decided|closed/i,
     );
-    expect(runs.filter((run) => run.toolCallId === `${child}-1`)).toHaveLength(0);
+    expect(written(`${child}-1`)).toBe(false);
     expectValidTranscripts(result, childResult);
   });
 
@@ -487,7 +485,7 @@ describe("a sub-agent's approvals", () => {
     const bottom = uniqueMarker();
     environment.model.scriptFor(
       top,
-      { toolCalls: [{ id: `${top}-1`, name: 'editor', arguments: { task: `${middle} go` } }] },
+      { toolCalls: [{ id: `${top}-1`, name: 'writer', arguments: { task: `${middle} go` } }] },
       { text: 'Done after the restart.' },
     );
     environment.model.scriptFor(
@@ -497,12 +495,14 @@ describe("a sub-agent's approvals", () => {
     );
     environment.model.scriptFor(
       bottom,
-      { toolCalls: [{ id: `${bottom}-1`, name: 'deleteFile', arguments: { path: 'draft.md' } }] },
+      {
+        toolCalls: [{ id: `${bottom}-1`, name: 'writeFile', arguments: { path: 'draft.md', content: `${bottom}-1` } }],
+      },
       { text: 'Deleted.' },
     );
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${top} go` }],
-      tools: ['editor'],
+      tools: ['writer'],
     });
     const [approval] = await waitForPending(handle, 1);
     await environment.stopWorker();
@@ -514,7 +514,7 @@ describe("a sub-agent's approvals", () => {
 
     expect(result.text).toBe('Done after the restart.');
     expect(result.treeSteps).toBe(6);
-    expect(runs.filter((run) => run.toolCallId === `${bottom}-1`)).toHaveLength(1);
+    expect(written(`${bottom}-1`)).toBe(true);
   });
 
   it("expire with the parent's approvalTimeout: denied in the sub-agent, which ends, and nothing waits in the tree", async () => {
@@ -527,7 +527,7 @@ describe("a sub-agent's approvals", () => {
     );
     environment.model.scriptFor(
       child,
-      { toolCalls: [{ id: `${child}-1`, name: 'deleteFile', arguments: { path: 'late.log' } }] },
+      { toolCalls: [{ id: `${child}-1`, name: 'writeFile', arguments: { path: 'late.log', content: `${child}-1` } }] },
       { text: 'The delete expired.' },
     );
     const handle = await environment.tollgate.startTurn({
@@ -550,7 +550,7 @@ describe("a sub-agent's approvals", () => {
     ]);
     // The calling model read that its sub-agent got none of what it asked for; the call never ran.
     expect(String(toolMessageRead(parent)?.content)).toContain('Sub-agent "reader" was denied every call it asked for');
-    expect(runs.filter((run) => run.toolCallId === `${child}-1`)).toHaveLength(0);
+    expect(written(`${child}-1`)).toBe(false);
     await expect(environment.tollgate.decide(shown!.approvalId, { approved: true, approver: 'bo' })).rejects.toThrow(
       /expired|closed|decided/i,
     );
@@ -563,7 +563,7 @@ describe("a sub-agent's approvals", () => {
       toolCalls: [{ id: `${parent}-1`, name: 'reader', arguments: { task: `${child} clean` } }],
     });
     environment.model.scriptFor(child, {
-      toolCalls: [{ id: `${child}-1`, name: 'deleteFile', arguments: { path: 'cancelled.log' } }],
+      toolCalls: [{ id: `${child}-1`, name: 'writeFile', arguments: { path: 'cancelled.log', content: `${child}-1` } }],
     });
     const handle = await environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${parent} clean` }],
@@ -589,7 +589,7 @@ describe("a sub-agent's approvals", () => {
       }),
     ]);
     await expect(environment.tollgate.decide(shown!.approvalId, { approved: true, approver: 'bo' })).rejects.toThrow();
-    expect(runs.filter((run) => run.toolCallId === `${child}-1`)).toHaveLength(0);
+    expect(written(`${child}-1`)).toBe(false);
   });
 
   it("name in the parent's approvers search attribute only those who may decide the sub-agent's call", async () => {
@@ -602,7 +602,7 @@ describe("a sub-agent's approvals", () => {
     );
     environment.model.scriptFor(
       child,
-      { toolCalls: [{ id: `${child}-1`, name: 'deleteFile', arguments: { path: 'rules.log' } }] },
+      { toolCalls: [{ id: `${child}-1`, name: 'writeFile', arguments: { path: 'rules.log', content: `${child}-1` } }] },
       { text: 'Not deleted.' },
     );
     // Ana and Bo decide, but Ana started the turn and may not approve her own request, down the tree too.
@@ -618,7 +618,7 @@ describe("a sub-agent's approvals", () => {
     for (const turn of [childHandle, handle]) {
       const attributes = await waitFor(
         async () => (await turn.describe()).typedSearchAttributes,
-        (found) => (found.get(waitingToolsSearchAttribute) ?? []).includes('deleteFile'),
+        (found) => (found.get(waitingToolsSearchAttribute) ?? []).includes('writeFile'),
       );
       expect(attributes.get(approversSearchAttribute)).toEqual(['bo']);
     }
@@ -632,7 +632,7 @@ describe("a sub-agent's approvals", () => {
     const workflowId = `granted-${child.slice(1, -1)}`;
     await new GrantLedgerClient(environment.client, environment.taskQueue).grant(
       { person: 'bo' },
-      { tools: ['deleteFile'], scope: { type: 'conversation', conversationId: workflowId }, uses: 1 },
+      { tools: ['writeFile'], scope: { type: 'conversation', conversationId: workflowId }, uses: 1 },
     );
     environment.model.scriptFor(
       parent,
@@ -641,7 +641,7 @@ describe("a sub-agent's approvals", () => {
     );
     environment.model.scriptFor(
       child,
-      { toolCalls: [{ id: `${child}-1`, name: 'deleteFile', arguments: { path: 'cache.tmp' } }] },
+      { toolCalls: [{ id: `${child}-1`, name: 'writeFile', arguments: { path: 'cache.tmp', content: `${child}-1` } }] },
       { text: 'Deleted cache.tmp.' },
     );
     const handle = await environment.tollgate.startTurn(
@@ -653,6 +653,6 @@ describe("a sub-agent's approvals", () => {
     expect(result.text).toBe('Cleaned.');
     const childResult = await environment.client.workflow.getHandle(`${workflowId}/reader-1`).result();
     expect(childResult.audit).toEqual([expect.objectContaining({ decision: 'approved', via: 'grant' })]);
-    expect(runs.filter((run) => run.toolCallId === `${child}-1`)).toHaveLength(1);
+    expect(written(`${child}-1`)).toBe(true);
   });
 });
