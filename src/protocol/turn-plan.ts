@@ -270,8 +270,10 @@ export const turnRevisions = {
    * The parent signals the sub-agent that waits (`subAgentDecisions`, with a request id), the sub-agent judges the
    * decisions as its own update would and signals its answer back (`subAgentDecisionsAnswer`), and the parent's update
    * resolves with it, or is refused when the sub-agent ends first or does not answer within 30 s; before, the parent
-   * refused the update with the sub-agent's workflow id. A cancelled turn also denies what it waits for, with the
-   * reason, so its audit says how each call ended (docs/sub-agents.md). @since 2026-11-27
+   * refused the update with the sub-agent's workflow id. A cancelled turn lets its sub-agents end cancelled, then
+   * denies what it waits for, with the reason; a failing one supersedes its sub-agents with why it fails and lets them
+   * end: every turn's audit in the tree says how each call ended, where before a sub-agent was terminated still
+   * waiting (docs/sub-agents.md). @since 2026-11-27
    */
   subAgentUpdatesPassedOn: 17,
   current: 17,

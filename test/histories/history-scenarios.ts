@@ -900,6 +900,32 @@ const subAgents: HistoryScenario[] = [
       await context.save(`${handle.workflowId}/reader-1`);
     },
   },
+  {
+    // Revision 17: the parent fails (its own launch expired with onExpire 'fail') while its sub-agent waits: it
+    // supersedes the sub-agent with why and lets it end, denying its call.
+    name: 'revision-17-failed',
+    saves: ['revision-17-failed', 'revision-17-failed/reader-1'],
+    worker: { withAgents: true, policy: { tools: { launch: { onExpire: 'fail' } } } },
+    async run(context) {
+      const name = 'revision-17-failed';
+      context.model.scriptFor(marker(name), {
+        toolCalls: [
+          { id: `${name}-launch`, name: 'launch', arguments: { job: name } },
+          { id: `${name}-reader`, name: 'reader', arguments: { task: `${marker(`${name}-child`)} tidy` } },
+        ],
+      });
+      context.model.scriptFor(marker(`${name}-child`), {
+        toolCalls: [{ id: `${name}-delete`, name: 'deleteFile', arguments: { path: `${name}.txt` } }],
+      });
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker(name)} go` }], tools: ['reader', 'launch'], requester: 'carol' },
+        { workflowId: name },
+      );
+      await handle.result().catch(() => undefined);
+      await context.save(handle.workflowId);
+      await context.save(`${handle.workflowId}/reader-1`);
+    },
+  },
 ];
 
 /** Paths of the decision's flatter promise chain (revision 15): the tool is scheduled in another order. */

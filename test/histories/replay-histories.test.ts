@@ -117,6 +117,8 @@ describe('committed workflow histories', () => {
         'revision-17/reader-1',
         'revision-17-cancelled',
         'revision-17-cancelled/reader-1',
+        'revision-17-failed',
+        'revision-17-failed/reader-1',
       ]),
     );
   });
@@ -220,7 +222,7 @@ describe('committed workflow histories', () => {
     expect(kinds('revision-14-superseded')).toContain('SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED');
   });
 
-  it("hold an update for a sub-agent's call passed on and answered (revision 17), and a tree cancelled while it waits", () => {
+  it("hold an update for a sub-agent's call passed on and answered (revision 17), and a tree cancelled or failed while it waits", () => {
     const kinds = (workflowId: string) =>
       (histories.find((entry) => entry.workflowId === workflowId)?.history.events as Array<{ eventType: string }>)
         .map((event) => event.eventType.replace('EVENT_TYPE_', ''))
@@ -254,6 +256,16 @@ describe('committed workflow histories', () => {
       'CHILD_WORKFLOW_EXECUTION_CANCELED',
       'TIMER_CANCELED',
       'WORKFLOW_EXECUTION_CANCELED',
+    ]);
+    // The failing parent (its launch expired, onExpire 'fail') superseded its sub-agent and waited for it to end.
+    expect(kinds('revision-17-failed')).toEqual([
+      'TIMER_STARTED',
+      'WORKFLOW_EXECUTION_SIGNALED',
+      'TIMER_FIRED',
+      'SIGNAL_EXTERNAL_WORKFLOW_EXECUTION_INITIATED',
+      'TIMER_STARTED',
+      'EXTERNAL_WORKFLOW_EXECUTION_SIGNALED',
+      'TIMER_CANCELED',
     ]);
   });
 

@@ -66,8 +66,8 @@ function readCount(page: unknown, key: 'fromMessage' | 'maxMessages'): number | 
   return Math.max(0, Math.floor(number) || 0);
 }
 
-/** How long a cancelled turn waits for its sub-agents, cancelled with it, to end (turn revision 17). */
-const subAgentCancelWaitMs = 30_000;
+/** How long a cancelled or failing turn waits for its sub-agents to end (turn revision 17). */
+const subAgentEndWaitMs = 30_000;
 
 /** One turn: its handlers, and {@link run}, which reads top to bottom. What it holds is a {@link TurnState}. */
 class AgentTurn {
@@ -170,13 +170,14 @@ class AgentTurn {
       return await this.finish('max-steps-reached');
     } catch (error) {
       if (isCancellation(error)) await this.cancelled();
+      else if ((error as Error | undefined)?.name !== 'ContinueAsNew') await this.failing(error);
       throw this.failure(error);
     }
   }
 
   /**
    * A cancelled turn (from revision 17) first lets its sub-agents, asked to cancel with it, end (for at most
-   * {@link subAgentCancelWaitMs}) so that they deny what they wait for themselves rather than be terminated when it
+   * {@link subAgentEndWaitMs}) so that they deny what they wait for themselves rather than be terminated when it
    * closes, then denies what it waits for, with the reason, and stops listing it: the audit of every turn in the tree
    * says how each call ended. Its details and search attributes follow; its signals to the turns above are not sent.
    */
@@ -185,7 +186,7 @@ class AgentTurn {
     if (turn.revision() < turnRevisions.subAgentUpdatesPassedOn) return;
     if (turn.subAgents.running().length > 0) {
       await CancellationScope.nonCancellable(() =>
-        condition(() => turn.subAgents.running().length === 0, subAgentCancelWaitMs),
+        condition(() => turn.subAgents.running().length === 0, subAgentEndWaitMs),
       );
     }
     if (turn.approvals.book.pending().length === 0) return;
@@ -194,6 +195,19 @@ class AgentTurn {
       `Cancelled before anyone decided: the turn${path.length > 0 ? ` of sub-agent ${path.join(' → ')}` : ''} was cancelled.`,
     );
     turn.showPending();
+  }
+
+  /**
+   * A failing turn (from revision 17) supersedes its running sub-agents with why it fails, and lets them end (for at
+   * most {@link subAgentEndWaitMs}): they deny what they wait for with that reason, rather than be terminated still
+   * waiting when it closes (an approval of its own that expired with `onExpire: 'fail'`, say).
+   */
+  private async failing(error: unknown): Promise<void> {
+    const { turn } = this;
+    if (turn.revision() < turnRevisions.subAgentUpdatesPassedOn || turn.subAgents.running().length === 0) return;
+    const cause = error instanceof ActivityFailure ? error.cause : error;
+    supersedeSubAgents(turn, `The turn above this sub-agent failed: ${messageOfThrown(cause)}`);
+    await condition(() => turn.subAgents.running().length === 0, subAgentEndWaitMs);
   }
 
   /** Calls the model for the turn's current step in an activity of its own, named for the timeline. */

@@ -1,4 +1,6 @@
 import { WorkflowNotFoundError } from '@temporalio/client';
+import { z } from 'zod';
+import { defineTool } from '../../../src';
 import { GrantLedgerClient } from '../../../src/client';
 import { listPendingApprovals } from '../../../src/gateway/turns/list-pending-approvals';
 import { modelMessageSchema, type AgentTurnResult } from '../../../src/protocol';
@@ -20,11 +22,21 @@ import {
 // writeFile waits for a person.
 import { files, writer } from '../../../docs/examples/sub-agents/writer-and-reader';
 
+// A tool of the top turn whose approval fails the turn when nobody decides within a second.
+const urgentFix = defineTool({
+  name: 'urgentFix',
+  description: 'Applies a fix that cannot wait',
+  inputSchema: z.object({ what: z.string() }),
+  needsApproval: true,
+  approvalTimeout: '1s',
+  onExpire: 'fail',
+  execute: async () => 'fixed',
+});
 let environment: TestEnvironment;
 
 beforeAll(async () => {
   // The worker gets the agent tools only: their own tools come with them.
-  environment = await createTestEnvironment({ tools: [writer] });
+  environment = await createTestEnvironment({ tools: [writer, urgentFix] });
 });
 afterAll(async () => {
   await environment?.close();
@@ -589,6 +601,40 @@ describe("a sub-agent's approvals", () => {
       }),
     ]);
     await expect(environment.tollgate.decide(shown!.approvalId, { approved: true, approver: 'bo' })).rejects.toThrow();
+    expect(written(`${child}-1`)).toBe(false);
+  });
+
+  it("are denied with the reason when the parent fails, an approval of its own expiring with onExpire 'fail'", async () => {
+    const parent = uniqueMarker();
+    const child = uniqueMarker();
+    environment.model.scriptFor(parent, {
+      toolCalls: [
+        { id: `${parent}-1`, name: 'urgentFix', arguments: { what: 'the build' } },
+        { id: `${parent}-2`, name: 'reader', arguments: { task: `${child} clean` } },
+      ],
+    });
+    environment.model.scriptFor(child, {
+      toolCalls: [{ id: `${child}-1`, name: 'writeFile', arguments: { path: 'failed.log', content: `${child}-1` } }],
+    });
+    const handle = await environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${parent} fix and clean` }],
+      tools: ['reader', 'urgentFix'],
+    });
+    const childHandle = environment.client.workflow.getHandle(`${handle.workflowId}/reader-1`);
+    await expect(handle.result()).rejects.toThrow();
+
+    expect((await handle.describe()).status.name).toBe('FAILED');
+    // The sub-agent was not terminated still waiting: it denied its call with why, and ended.
+    expect((await childHandle.describe()).status.name).toBe('COMPLETED');
+    const childResult = await environment.tollgate.state(childHandle.workflowId);
+    expect(childResult.pending).toEqual([]);
+    expect(childResult.audit).toEqual([
+      expect.objectContaining({
+        toolName: 'writeFile',
+        decision: 'denied',
+        reason: expect.stringMatching(/^The turn above this sub-agent failed: Approval .* for urgentFix expired/),
+      }),
+    ]);
     expect(written(`${child}-1`)).toBe(false);
   });
 
