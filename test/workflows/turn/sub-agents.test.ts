@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../../../src';
 import { GrantLedgerClient } from '../../../src/client';
 import { listPendingApprovals } from '../../../src/gateway/turns/list-pending-approvals';
+import { expectProblem, startGateway } from '../../gateway/gateway-fixture';
 import { modelMessageSchema, type AgentTurnResult } from '../../../src/protocol';
 import {
   approversSearchAttribute,
@@ -363,6 +364,50 @@ describe("a sub-agent's approvals", () => {
       expect.objectContaining({ decision: 'approved', approver: 'bo', via: 'update' }),
     ]);
     expectValidTranscripts(result, grandchild);
+  });
+
+  it("are decided through the gateway's decisions route of the top turn, with the sub-agent's verdict", async () => {
+    const parent = uniqueMarker();
+    const child = uniqueMarker();
+    environment.model.scriptFor(
+      parent,
+      { toolCalls: [{ id: `${parent}-1`, name: 'reader', arguments: { task: `${child} note` } }] },
+      { text: 'Noted through the gateway.' },
+    );
+    environment.model.scriptFor(
+      child,
+      {
+        toolCalls: [{ id: `${child}-1`, name: 'writeFile', arguments: { path: 'gateway.md', content: `${child}-1` } }],
+      },
+      { text: 'Wrote gateway.md.' },
+    );
+    const handle = await environment.tollgate.startTurn({
+      messages: [{ role: 'user', content: `${parent} take notes` }],
+      tools: ['reader'],
+      requester: 'ana',
+      approvalRules: { approvers: ['ana', 'bob'], allowSelfApproval: false },
+    });
+    const [shown] = await waitForPending(handle, 1);
+    const gateway = await startGateway(environment.tollgate);
+    try {
+      const route = `/v1/turns/${encodeURIComponent(handle.workflowId)}/decisions`;
+      const body = { responses: [{ approvalId: shown!.approvalId, approved: true }] };
+      // The requester and someone who is no approver: the sub-agent refuses both, and nothing changes.
+      expectProblem(await gateway.call('POST', route, { as: 'ana', body }), 403, 'forbidden');
+      expectProblem(await gateway.call('POST', route, { as: 'eve', body }), 403, 'forbidden');
+      expect(await waitForPending(handle, 1)).toEqual([shown]);
+      expect(written(`${child}-1`)).toBe(false);
+
+      const decided = await gateway.call('POST', route, { as: 'bob', body });
+      expect(decided.status).toBe(200);
+      expect(decided.body.decisions).toEqual([
+        expect.objectContaining({ approvalId: shown!.approvalId, decision: 'approved', approver: 'bob' }),
+      ]);
+    } finally {
+      await gateway.close();
+    }
+    expect((await handle.result()).text).toBe('Noted through the gateway.');
+    expect(written(`${child}-1`)).toBe(true);
   });
 
   it("refuse an update that mixes a sub-agent's approval with another workflow's, changing nothing", async () => {
