@@ -112,7 +112,8 @@ async function passUpdateOn(
  * (`readSubAgentDecisionsRequest`: bounded, shape-checked, answered only to one of its own ancestors), judges and
  * records it with `decide` — what its own `respondToToolApprovals` handler does — and signals back the result or the
  * refusal. A request it cannot read is recorded as ignored and answered by nobody. Also takes the answers to the
- * updates this turn passed on to its own sub-agents. Turns planned before 17 read neither signal, as before.
+ * updates this turn passed on to its own sub-agents (any other answer is recorded as ignored). Turns planned before
+ * 17 read neither signal, as before.
  */
 export function registerSubAgentDecisionHandlers(
   turn: TurnState,
@@ -138,7 +139,11 @@ export function registerSubAgentDecisionHandlers(
       .catch(() => undefined);
   });
   setHandler(subAgentDecisionsAnswerSignal, (payload: unknown) => {
-    if (passesUpdatesOn(turn)) turn.subAgentAnswers.receive(payload);
+    if (!passesUpdatesOn(turn)) return;
+    const refusal = turn.subAgentAnswers.receive(payload);
+    if (refusal !== undefined) {
+      turn.approvals.book.ignore(payload, 'invalid', `Invalid subAgentDecisionsAnswer signal: ${refusal}.`, new Date());
+    }
   });
 }
 

@@ -112,6 +112,8 @@ describe('the contract', () => {
       'query agentTurnState',
       'query conversationState',
       'query pendingToolApprovals',
+      'signal subAgentDecisions',
+      'signal subAgentDecisionsAnswer',
       'signal supersedeTurn',
       'signal toolApprovalResponse',
       'signal turnPendingApprovals',

@@ -7,13 +7,15 @@ describe('the answers a turn waits for from its sub-agents', () => {
     const answers = new SubAgentDecisionAnswers();
     answers.expect('r-1');
 
-    answers.receive({ requestId: 'r-2', recorded });
-    answers.receive({ requestId: 'r-1', recorded: 'junk' });
+    expect(answers.receive({ requestId: 'r-2', recorded })).toBe('it answers no update this turn waits on');
+    expect(answers.receive({ requestId: 'r-1', recorded: 'junk' })).toContain('recorded must be a list');
     expect(answers.answerOf('r-1')).toBeUndefined();
-    answers.receive({ requestId: 'r-1', recorded });
+    expect(answers.receive({ requestId: 'r-1', recorded })).toBeUndefined();
     expect(answers.answerOf('r-1')).toEqual({ requestId: 'r-1', recorded });
     // A second answer changes nothing; once the turn stops waiting, a late one is refused too.
-    answers.receive({ requestId: 'r-1', refused: { message: 'no', type: 'ApproverNotAllowed' } });
+    expect(answers.receive({ requestId: 'r-1', refused: { message: 'no', type: 'ApproverNotAllowed' } })).toBe(
+      'the update was answered already',
+    );
     expect(answers.answerOf('r-1')).toEqual({ requestId: 'r-1', recorded });
     answers.forget('r-1');
     answers.receive({ requestId: 'r-1', recorded });
