@@ -633,6 +633,60 @@ describe('the example chat page in a browser', () => {
       expect.objectContaining({ decision: 'approved', approver: 'ana', toolName: 'writeFile' }),
     ]);
   });
+
+  it('draws each sub-agent call inside its own call when the same agent tool runs twice at once', async () => {
+    const marker = uniqueMarker();
+    const [first, second] = [uniqueMarker(), uniqueMarker()];
+    const [firstReading, secondReading] = [uniqueMarker(), uniqueMarker()];
+    stack.model.scriptFor(
+      marker,
+      {
+        toolCalls: [
+          { name: 'writer', arguments: { task: `${first} a report on one.md` } },
+          { name: 'writer', arguments: { task: `${second} a report on two.md` } },
+        ],
+      },
+      { text: 'Both reports are written.' },
+    );
+    for (const [writing, reading, file] of [
+      [first, firstReading, 'one.md'],
+      [second, secondReading, 'two.md'],
+    ] as const) {
+      stack.model.scriptFor(
+        writing,
+        { toolCalls: [{ name: 'reader', arguments: { task: `${reading} read ${file}` } }] },
+        { text: `Report on ${file}.` },
+      );
+      stack.model.scriptFor(
+        reading,
+        { toolCalls: [{ name: 'writeFile', arguments: { path: `notes-${file}`, content: `${marker} ${file}` } }] },
+        { text: `Noted ${file}.` },
+      );
+    }
+    await inPage('two-sub-agents', async (page) => {
+      await page.goto(`${example.url}/?chat=twice-${marker.slice(6, 14)}`);
+      await page.getByTestId('input').fill(`${marker} write two reports`);
+      await page.getByTestId('send').click();
+
+      // Both writer calls run; each holds the reader's call of its own sub-agent, and only that one.
+      const writerCalls = page.getByRole('region', { name: 'Tool call: writer' });
+      const nestedIn = (index: number) =>
+        writerCalls.nth(index).getByRole('region', { name: 'Sub-agent call: writer → reader → writeFile' });
+      await nestedIn(0).waitFor({ timeout: 30_000 });
+      await nestedIn(1).waitFor({ timeout: 30_000 });
+      expect(await nestedIn(0).count()).toBe(1);
+      expect(await nestedIn(1).count()).toBe(1);
+      expect(await nestedIn(0).getByTestId('sub-agent-arguments').innerText()).toMatch(/notes-one\.md/);
+      expect(await nestedIn(1).getByTestId('sub-agent-arguments').innerText()).toMatch(/notes-two\.md/);
+      await keepScreenshot(page, 'two-sub-agents-waiting');
+
+      await nestedIn(1).getByTestId('sub-agent-approve').click();
+      await waitFor(async () => files.get('notes-two.md') === `${marker} two.md`);
+      await nestedIn(0).getByTestId('sub-agent-approve').click();
+      await page.getByText('Both reports are written.').waitFor({ timeout: 30_000 });
+    });
+    expect(files.get('notes-one.md')).toBe(`${marker} one.md`);
+  });
 });
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
