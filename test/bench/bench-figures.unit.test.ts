@@ -93,9 +93,14 @@ describe('profile summary', () => {
         { id: 2, callFrame: { functionName: 'create', url: 'file:///a/node_modules/openai/index.js' } },
         { id: 3, callFrame: { functionName: 'append', url: 'file:///a/src/store/transcript.ts' } },
       ],
+      startTime: 10_000,
       samples: [2, 3, 2],
       timeDeltas: [1000, 2000, 3000],
     };
     expect(Object.fromEntries(summariseProfiles([profile]))).toEqual({ openai: 4, 'src/store': 2 });
+    // The samples at 11,000, 13,000 and 16,000 µs: a window keeps only the ones inside it.
+    expect(Object.fromEntries(summariseProfiles([profile], [{ from: 12_000, to: 14_000 }]))).toEqual({
+      'src/store': 2,
+    });
   });
 });
