@@ -410,6 +410,11 @@ function headlineRows(report: BenchReport): Row[] {
         ms,
       );
       burstRow('  polls per turn until it waited', (burst) => burst.pollsPerStartedTurn, mean);
+      burstRow('  start → waiting in history', (burst) => burst.startPhases?.untilWaitingMs, ms);
+      burstRow('  of which workflow tasks wait for the worker', (burst) => burst.startPhases?.tasksQueuedMs, ms);
+      burstRow('  of which workflow tasks run', (burst) => burst.startPhases?.tasksRunMs, ms);
+      burstRow('  of which activities wait for the worker', (burst) => burst.startPhases?.activitiesQueuedMs, ms);
+      burstRow('  of which activities run', (burst) => burst.startPhases?.activitiesRunMs, ms);
       burstRow(
         'worker RSS per waiting turn',
         (burst) => burst.residentBytesPerWaitingTurn,

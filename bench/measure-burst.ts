@@ -4,7 +4,7 @@ import { nowMs } from './clock';
 import { waitForApprovalRequest, type TurnLimits } from './measure-latency';
 import { cpuMillisecondsOf } from './worker-child';
 import { percentile, summarise, type LatencySummary } from './stats';
-import { decisionPhasesOf, type DecisionPhases } from './wait-phases';
+import { decisionPhasesOf, startPhasesOf, type DecisionPhases, type StartPhases } from './wait-phases';
 
 /** N turns waiting at once, then decided in one burst. */
 export interface BurstResult {
@@ -59,6 +59,8 @@ export interface BurstResult {
   workflowTaskTimeouts?: { turnsRead: number; timeouts: number };
   /** Medians over the same histories: where decision → tool start went (see {@link DecisionPhases}). */
   decisionPhases?: DecisionPhases & { turnsRead: number };
+  /** Medians over the same histories: where start → request went (see {@link StartPhases}). */
+  startPhases?: StartPhases & { turnsRead: number };
   /**
    * When the fill (start → every turn waiting) and the burst (first decision → every turn ended) ran, on the
    * machine's monotonic clock in microseconds: the clock of a `.cpuprofile`'s samples, so that a profile can be cut
@@ -161,7 +163,7 @@ export async function measureBurst(
   ).catch((error: Error) => options.progress(error.message));
   const cpuAfter = cpuOf();
   const burstTo = monotonicUs();
-  const { workflowTaskTimeouts, decisionPhases } = await readBurstHistories(
+  const { workflowTaskTimeouts, decisionPhases, startPhases } = await readBurstHistories(
     system,
     // Every turn's: "no workflow-task timeouts in a burst" is a target (issue 32), and a sample could miss one.
     filled.map(({ turn }) => turn),
@@ -195,6 +197,7 @@ export async function measureBurst(
     workerCpuMsPerWholeTurn: perTurn(cpuBeforeFill.worker, cpuAfter.worker),
     workflowTaskTimeouts,
     ...(decisionPhases && { decisionPhases }),
+    ...(startPhases && { startPhases }),
     monotonicUs: { fillFrom, fillTo, burstFrom, burstTo },
   };
 }
@@ -206,6 +209,7 @@ async function readBurstHistories(
 ): Promise<{
   workflowTaskTimeouts: NonNullable<BurstResult['workflowTaskTimeouts']>;
   decisionPhases?: BurstResult['decisionPhases'];
+  startPhases?: BurstResult['startPhases'];
 }> {
   const histories = await mapWithLimit(turns, 10, async (turn) => {
     const history = await system
@@ -218,6 +222,8 @@ async function readBurstHistories(
   const timeouts = read.map((events) => events.filter((event) => event.workflowTaskTimedOutEventAttributes).length);
   const phases = read.flatMap((events) => decisionPhasesOf(events) ?? []);
   const median = (value: (phase: DecisionPhases) => number) => percentile(phases.map(value), 0.5);
+  const starts = read.map((events) => startPhasesOf(events));
+  const startMedian = (value: (phase: StartPhases) => number) => percentile(starts.map(value), 0.5);
   return {
     workflowTaskTimeouts: { turnsRead: read.length, timeouts: timeouts.reduce((sum, count) => sum + count, 0) },
     ...(phases.length > 0 && {
@@ -226,6 +232,16 @@ async function readBurstHistories(
         taskQueuedMs: median((phase) => phase.taskQueuedMs),
         taskRunMs: median((phase) => phase.taskRunMs),
         activityQueuedMs: median((phase) => phase.activityQueuedMs),
+      },
+    }),
+    ...(starts.length > 0 && {
+      startPhases: {
+        turnsRead: starts.length,
+        untilWaitingMs: startMedian((phase) => phase.untilWaitingMs),
+        tasksQueuedMs: startMedian((phase) => phase.tasksQueuedMs),
+        tasksRunMs: startMedian((phase) => phase.tasksRunMs),
+        activitiesQueuedMs: startMedian((phase) => phase.activitiesQueuedMs),
+        activitiesRunMs: startMedian((phase) => phase.activitiesRunMs),
       },
     }),
   };

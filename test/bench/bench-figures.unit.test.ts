@@ -1,6 +1,6 @@
 import { parseBenchOptions, UsageError } from '../../bench/bench-options';
 import { groupOf, summariseProfiles } from '../../bench/profile-summary';
-import { waitPhasesOf } from '../../bench/wait-phases';
+import { startPhasesOf, waitPhasesOf } from '../../bench/wait-phases';
 
 const at = (ms: number) => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
 
@@ -73,6 +73,51 @@ describe('waitPhasesOf', () => {
       workflowTaskMs: 0,
       activities: 0,
       activityMs: 0,
+    });
+  });
+});
+
+describe('startPhasesOf', () => {
+  it('splits the workflow tasks and activities before the decision into waiting for the worker and running', () => {
+    const events = [
+      { eventId: 1, eventTime: at(0), workflowExecutionStartedEventAttributes: {} },
+      { eventId: 2, eventTime: at(1), workflowTaskScheduledEventAttributes: {} },
+      { eventId: 3, eventTime: at(5), workflowTaskStartedEventAttributes: {} },
+      {
+        eventId: 4,
+        eventTime: at(15),
+        workflowTaskCompletedEventAttributes: { scheduledEventId: 2, startedEventId: 3 },
+      },
+      { eventId: 5, eventTime: at(15), activityTaskScheduledEventAttributes: {} },
+      { eventId: 6, eventTime: at(20), activityTaskStartedEventAttributes: { scheduledEventId: 5 } },
+      {
+        eventId: 7,
+        eventTime: at(32),
+        activityTaskCompletedEventAttributes: { scheduledEventId: 5, startedEventId: 6 },
+      },
+      { eventId: 8, eventTime: at(33), workflowTaskScheduledEventAttributes: {} },
+      { eventId: 9, eventTime: at(40), workflowTaskStartedEventAttributes: {} },
+      {
+        eventId: 10,
+        eventTime: at(45),
+        workflowTaskCompletedEventAttributes: { scheduledEventId: 8, startedEventId: 9 },
+      },
+      // The decision's own workflow task, then the accepted update: not part of the start.
+      { eventId: 11, eventTime: at(900), workflowTaskScheduledEventAttributes: {} },
+      { eventId: 12, eventTime: at(901), workflowTaskStartedEventAttributes: {} },
+      {
+        eventId: 13,
+        eventTime: at(910),
+        workflowTaskCompletedEventAttributes: { scheduledEventId: 11, startedEventId: 12 },
+      },
+      { eventId: 14, eventTime: at(910), workflowExecutionUpdateAcceptedEventAttributes: {} },
+    ];
+    expect(startPhasesOf(events as unknown as Parameters<typeof startPhasesOf>[0])).toEqual({
+      untilWaitingMs: 45,
+      tasksQueuedMs: 4 + 7,
+      tasksRunMs: 10 + 5,
+      activitiesQueuedMs: 5,
+      activitiesRunMs: 12,
     });
   });
 });
