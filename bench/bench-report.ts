@@ -292,6 +292,7 @@ function headlineRows(report: BenchReport): Row[] {
   const ms = withSpread(milliseconds);
   const size = withSpread(bytes);
   const count = withSpread((value) => (value === undefined ? '–' : value.toFixed(0)));
+  const mean = withSpread((value) => (value === undefined ? '–' : value.toFixed(1)));
   let memoryShown = false;
   for (const channel of report.options.decisions) {
     const bursts: Systems<BurstRounds> = {
@@ -402,6 +403,18 @@ function headlineRows(report: BenchReport): Row[] {
         ms,
         atMost(targets.startToRequestUnderLoadP50),
       );
+      burstRow('  worker CPU per started turn (start → all waiting)', (burst) => burst.workerCpuMsPerStartedTurn, ms);
+      burstRow(
+        '  Temporal server CPU per started turn (start → all waiting)',
+        (burst) => burst.serverCpuMsPerStartedTurn,
+        ms,
+      );
+      burstRow('  polls per turn until it waited', (burst) => burst.pollsPerStartedTurn, mean);
+      burstRow('  start → waiting in history', (burst) => burst.startPhases?.untilWaitingMs, ms);
+      burstRow('  of which workflow tasks wait for the worker', (burst) => burst.startPhases?.tasksQueuedMs, ms);
+      burstRow('  of which workflow tasks run', (burst) => burst.startPhases?.tasksRunMs, ms);
+      burstRow('  of which activities wait for the worker', (burst) => burst.startPhases?.activitiesQueuedMs, ms);
+      burstRow('  of which activities run', (burst) => burst.startPhases?.activitiesRunMs, ms);
       burstRow(
         'worker RSS per waiting turn',
         (burst) => burst.residentBytesPerWaitingTurn,

@@ -4,7 +4,7 @@ import { nowMs } from './clock';
 import { waitForApprovalRequest, type TurnLimits } from './measure-latency';
 import { cpuMillisecondsOf } from './worker-child';
 import { percentile, summarise, type LatencySummary } from './stats';
-import { decisionPhasesOf, type DecisionPhases } from './wait-phases';
+import { decisionPhasesOf, startPhasesOf, type DecisionPhases, type StartPhases } from './wait-phases';
 
 /** N turns waiting at once, then decided in one burst. */
 export interface BurstResult {
@@ -14,6 +14,15 @@ export interface BurstResult {
   fillMs: number;
   /** Start → approval request while the others were starting. */
   startToRequestUnderLoadMs: LatencySummary;
+  /**
+   * CPU time per started turn while the turns started (from the first start until every turn waited): the dev
+   * server's and the worker's. With `startConcurrency` turns starting at once the fill is CPU-bound on a small
+   * machine, so start → request under load follows these (and the polls below).
+   */
+  serverCpuMsPerStartedTurn?: number;
+  workerCpuMsPerStartedTurn?: number;
+  /** Mean polls per turn until it answered that it waits (each is a query the worker answers). */
+  pollsPerStartedTurn?: number;
   /** Worker VmRSS before the turns started and once all of them waited (bytes). */
   residentBytesBefore: number;
   residentBytesWaiting: number;
@@ -50,6 +59,19 @@ export interface BurstResult {
   workflowTaskTimeouts?: { turnsRead: number; timeouts: number };
   /** Medians over the same histories: where decision → tool start went (see {@link DecisionPhases}). */
   decisionPhases?: DecisionPhases & { turnsRead: number };
+  /** Medians over the same histories: where start → request went (see {@link StartPhases}). */
+  startPhases?: StartPhases & { turnsRead: number };
+  /**
+   * When the fill (start → every turn waiting) and the burst (first decision → every turn ended) ran, on the
+   * machine's monotonic clock in microseconds: the clock of a `.cpuprofile`'s samples, so that a profile can be cut
+   * to one phase (`bench/profile-summary.ts --window`).
+   */
+  monotonicUs?: { fillFrom: number; fillTo: number; burstFrom: number; burstTo: number };
+}
+
+/** The machine's monotonic clock in microseconds (V8's profiles count on the same clock). */
+function monotonicUs(): number {
+  return Number(process.hrtime.bigint() / 1000n);
 }
 
 /** Starts `count` turns, waits until all wait, measures memory, then approves all at once. */
@@ -74,8 +96,10 @@ export async function measureBurst(
     worker: sumOf(system.worker.pids.map(cpuMillisecondsOf)),
   });
   const cpuBeforeFill = cpuOf();
+  const fillFrom = monotonicUs();
   const fillStarted = nowMs();
   let waiting = 0;
+  let polls = 0;
   const ticker = setInterval(() => options.progress(`${waiting}/${count} waiting`), 2_000);
   let filled: Array<{ turn: BenchTurn; approvalId: string; startToRequestMs: number }>;
   try {
@@ -85,7 +109,7 @@ export async function measureBurst(
       async (key) => {
         const started = nowMs();
         const turn = await system.start(key);
-        const approvalId = await waitForApprovalRequest(system, turn, options.limits);
+        const approvalId = await waitForApprovalRequest(system, turn, options.limits, () => polls++);
         waiting++;
         return { turn, approvalId, startToRequestMs: nowMs() - started };
       },
@@ -94,11 +118,14 @@ export async function measureBurst(
     clearInterval(ticker);
   }
   const fillMs = nowMs() - fillStarted;
+  const fillTo = monotonicUs();
+  const cpuAfterFill = cpuOf();
   options.progress(`${count}/${count} waiting after ${(fillMs / 1000).toFixed(1)}s; reading memory`);
   const residentBytesWaiting = await system.worker.residentBytes();
 
   options.progress(`deciding ${count} in one burst`);
   const cpuBefore = cpuOf();
+  const burstFrom = monotonicUs();
   const burstStarted = nowMs();
   // Back to back, `inFlight` decisions in progress at a time, as a bot or a gateway with a bounded pool sends a
   // bulk decision. A decision is in progress until its tool starts, whichever the channel: a signal is answered
@@ -135,7 +162,8 @@ export async function measureBurst(
     `the end of the ${system.name} burst turns`,
   ).catch((error: Error) => options.progress(error.message));
   const cpuAfter = cpuOf();
-  const { workflowTaskTimeouts, decisionPhases } = await readBurstHistories(
+  const burstTo = monotonicUs();
+  const { workflowTaskTimeouts, decisionPhases, startPhases } = await readBurstHistories(
     system,
     // Every turn's: "no workflow-task timeouts in a burst" is a target (issue 32), and a sample could miss one.
     filled.map(({ turn }) => turn),
@@ -160,12 +188,17 @@ export async function measureBurst(
     turnsPerSecond: ended === count ? count / ((lastEnded - burstStarted) / 1000) : NaN,
     burstDecisionToToolStartMs: summarise(startedAt.map((at) => at - burstStarted)),
     failedDecisions,
+    serverCpuMsPerStartedTurn: perTurn(cpuBeforeFill.server, cpuAfterFill.server),
+    workerCpuMsPerStartedTurn: perTurn(cpuBeforeFill.worker, cpuAfterFill.worker),
+    pollsPerStartedTurn: polls / count,
     serverCpuMsPerTurn: perTurn(cpuBefore.server, cpuAfter.server),
     workerCpuMsPerTurn: perTurn(cpuBefore.worker, cpuAfter.worker),
     serverCpuMsPerWholeTurn: perTurn(cpuBeforeFill.server, cpuAfter.server),
     workerCpuMsPerWholeTurn: perTurn(cpuBeforeFill.worker, cpuAfter.worker),
     workflowTaskTimeouts,
     ...(decisionPhases && { decisionPhases }),
+    ...(startPhases && { startPhases }),
+    monotonicUs: { fillFrom, fillTo, burstFrom, burstTo },
   };
 }
 
@@ -176,6 +209,7 @@ async function readBurstHistories(
 ): Promise<{
   workflowTaskTimeouts: NonNullable<BurstResult['workflowTaskTimeouts']>;
   decisionPhases?: BurstResult['decisionPhases'];
+  startPhases?: BurstResult['startPhases'];
 }> {
   const histories = await mapWithLimit(turns, 10, async (turn) => {
     const history = await system
@@ -188,6 +222,8 @@ async function readBurstHistories(
   const timeouts = read.map((events) => events.filter((event) => event.workflowTaskTimedOutEventAttributes).length);
   const phases = read.flatMap((events) => decisionPhasesOf(events) ?? []);
   const median = (value: (phase: DecisionPhases) => number) => percentile(phases.map(value), 0.5);
+  const starts = read.map((events) => startPhasesOf(events));
+  const startMedian = (value: (phase: StartPhases) => number) => percentile(starts.map(value), 0.5);
   return {
     workflowTaskTimeouts: { turnsRead: read.length, timeouts: timeouts.reduce((sum, count) => sum + count, 0) },
     ...(phases.length > 0 && {
@@ -196,6 +232,16 @@ async function readBurstHistories(
         taskQueuedMs: median((phase) => phase.taskQueuedMs),
         taskRunMs: median((phase) => phase.taskRunMs),
         activityQueuedMs: median((phase) => phase.activityQueuedMs),
+      },
+    }),
+    ...(starts.length > 0 && {
+      startPhases: {
+        turnsRead: starts.length,
+        untilWaitingMs: startMedian((phase) => phase.untilWaitingMs),
+        tasksQueuedMs: startMedian((phase) => phase.tasksQueuedMs),
+        tasksRunMs: startMedian((phase) => phase.tasksRunMs),
+        activitiesQueuedMs: startMedian((phase) => phase.activitiesQueuedMs),
+        activitiesRunMs: startMedian((phase) => phase.activitiesRunMs),
       },
     }),
   };

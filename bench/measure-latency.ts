@@ -39,9 +39,14 @@ export async function runTimedTurn(
   return { turn, timing: { startToRequestMs: requested - started, decisionToToolStartMs: toolStartedAt - decided } };
 }
 
-/** Polls until the turn waits for its approval; resolves with the approvalId. */
-export function waitForApprovalRequest(system: ApprovalSystem, turn: BenchTurn, limits: TurnLimits): Promise<string> {
-  return pollUntil(() => system.pendingApproval(turn), {
+/** Polls until the turn waits for its approval; resolves with the approvalId. `onPoll` is told of every poll. */
+export function waitForApprovalRequest(
+  system: ApprovalSystem,
+  turn: BenchTurn,
+  limits: TurnLimits,
+  onPoll: () => void = () => undefined,
+): Promise<string> {
+  return pollUntil(() => (onPoll(), system.pendingApproval(turn)), {
     intervalMs: limits.pollMs,
     timeoutMs: limits.stepTimeoutMs,
     what: `waiting for the approval request of ${turn.workflowId}`,

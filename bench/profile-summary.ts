@@ -11,8 +11,16 @@ interface ProfileNode {
 
 interface CpuProfile {
   nodes: ProfileNode[];
+  /** When the profile started, in microseconds of the machine's monotonic clock. */
+  startTime: number;
   samples: number[];
   timeDeltas: number[];
+}
+
+/** A stretch of the monotonic clock, in microseconds (a burst's `monotonicUs` in the bench's report). */
+export interface ProfileWindow {
+  from: number;
+  to: number;
 }
 
 /** The group a call frame's time is counted under. */
@@ -30,19 +38,36 @@ export function groupOf(url: string, functionName: string): string {
   return url.includes('bundle') ? 'workflow bundle' : path.basename(url);
 }
 
-/** Self time per group, in milliseconds, over every profile given. */
-export function summariseProfiles(profiles: readonly CpuProfile[]): Map<string, number> {
+/**
+ * Self time per group, in milliseconds, over every profile given; only the samples inside `windows` when any are
+ * given. `keyOf` names the group (by default {@link groupOf}; `--functions` names the function and its file).
+ */
+export function summariseProfiles(
+  profiles: readonly CpuProfile[],
+  windows: readonly ProfileWindow[] = [],
+  keyOf: (frame: ProfileNode['callFrame']) => string = (frame) => groupOf(frame.url, frame.functionName),
+): Map<string, number> {
   const totals = new Map<string, number>();
   for (const profile of profiles) {
     const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+    let at = profile.startTime;
     profile.samples.forEach((id, index) => {
+      const delta = profile.timeDeltas[index] ?? 0;
+      at += delta;
       const node = byId.get(id);
       if (!node) return;
-      const group = groupOf(node.callFrame.url, node.callFrame.functionName);
-      totals.set(group, (totals.get(group) ?? 0) + (profile.timeDeltas[index] ?? 0) / 1000);
+      if (windows.length > 0 && !windows.some((window) => at >= window.from && at <= window.to)) return;
+      const key = keyOf(node.callFrame);
+      totals.set(key, (totals.get(key) ?? 0) + delta / 1000);
     });
   }
   return totals;
+}
+
+/** A function and where it is: `settleCalls (src/workflows/turn/settle-step.ts)`. */
+function functionOf(frame: ProfileNode['callFrame']): string {
+  const where = /\/((?:src|bench)\/.*)$/.exec(frame.url)?.[1] ?? groupOf(frame.url, frame.functionName);
+  return `${frame.functionName || '(anonymous)'} (${where})`;
 }
 
 function profileFiles(target: string): string[] {
@@ -52,14 +77,40 @@ function profileFiles(target: string): string[] {
     .map((name) => path.join(target, name));
 }
 
+const usage = `usage: npx tsx bench/profile-summary.ts [--window FROM-TO,...] [--functions] <folder or .cpuprofile>...
+  --window     only the samples in these stretches of the monotonic clock (microseconds), such as a burst's fill:
+               its monotonicUs.fillFrom-fillTo in the bench's report
+  --functions  by function instead of by package or folder`;
+
 function main(): void {
-  const targets = process.argv.slice(2);
+  const windows: ProfileWindow[] = [];
+  let byFunction = false;
+  const targets: string[] = [];
+  const argv = process.argv.slice(2);
+  for (let index = 0; index < argv.length; index++) {
+    const argument = argv[index] as string;
+    if (argument === '--functions') byFunction = true;
+    else if (argument === '--window') {
+      for (const stretch of (argv[++index] ?? '').split(',')) {
+        const [from, to] = stretch.split('-').map(Number);
+        if (!Number.isFinite(from) || !Number.isFinite(to)) {
+          console.error(usage);
+          process.exit(2);
+        }
+        windows.push({ from: from as number, to: to as number });
+      }
+    } else targets.push(argument);
+  }
   if (targets.length === 0) {
-    console.error('usage: npx tsx bench/profile-summary.ts <folder or .cpuprofile>...');
+    console.error(usage);
     process.exit(2);
   }
   for (const file of targets.flatMap(profileFiles)) {
-    const totals = summariseProfiles([JSON.parse(readFileSync(file, 'utf8')) as CpuProfile]);
+    const totals = summariseProfiles(
+      [JSON.parse(readFileSync(file, 'utf8')) as CpuProfile],
+      windows,
+      byFunction ? functionOf : undefined,
+    );
     const busy = [...totals].filter(([group]) => group !== '(idle)' && group !== '(program)');
     const sum = busy.reduce((total, [, ms]) => total + ms, 0);
     console.log(`\n${path.basename(file)}: ${sum.toFixed(0)} ms busy (idle and "(program)" left out)`);

@@ -109,3 +109,49 @@ export function decisionPhasesOf(events: readonly HistoryEvent[]): DecisionPhase
     activityQueuedMs: millisecondsOf(activityStarted) - millisecondsOf(scheduled),
   };
 }
+
+/**
+ * Where a turn's time went from its start until it waited for its decision, split into waiting for the worker and
+ * running: its workflow tasks (scheduled → started, started → completed) and activities (the same), summed over those
+ * before the first decision. In a burst of starts the queued parts are time spent behind other turns.
+ */
+export interface StartPhases {
+  /** From the start event to the last workflow task completed before the decision (ms): waiting in history. */
+  untilWaitingMs: number;
+  tasksQueuedMs: number;
+  tasksRunMs: number;
+  activitiesQueuedMs: number;
+  activitiesRunMs: number;
+}
+
+/** The {@link StartPhases} of a history (a decision's own workflow task is not counted). */
+export function startPhasesOf(events: readonly HistoryEvent[]): StartPhases {
+  const byId = new Map(events.map((event) => [String(event.eventId), event]));
+  const phases: StartPhases = {
+    untilWaitingMs: waitPhasesOf(events).untilWaitingMs,
+    tasksQueuedMs: 0,
+    tasksRunMs: 0,
+    activitiesQueuedMs: 0,
+    activitiesRunMs: 0,
+  };
+  const since = (earlier: HistoryEvent | undefined, later: HistoryEvent) =>
+    earlier ? millisecondsOf(later) - millisecondsOf(earlier) : 0;
+  for (const [index, event] of events.entries()) {
+    if (event.workflowExecutionSignaledEventAttributes) break;
+    // The task before an accepted update is the decision's own: stop before it.
+    if (events[index + 1]?.workflowExecutionUpdateAcceptedEventAttributes) break;
+    const task = event.workflowTaskCompletedEventAttributes;
+    if (task) {
+      const started = byId.get(String(task.startedEventId));
+      phases.tasksQueuedMs += started ? since(byId.get(String(task.scheduledEventId)), started) : 0;
+      phases.tasksRunMs += since(started, event);
+    }
+    const activity = event.activityTaskCompletedEventAttributes;
+    if (activity) {
+      const started = byId.get(String(activity.startedEventId));
+      phases.activitiesQueuedMs += started ? since(byId.get(String(activity.scheduledEventId)), started) : 0;
+      phases.activitiesRunMs += since(started, event);
+    }
+  }
+  return phases;
+}

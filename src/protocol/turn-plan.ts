@@ -276,7 +276,17 @@ export const turnRevisions = {
    * waiting (docs/sub-agents.md). @since 2026-11-27
    */
   subAgentUpdatesPassedOn: 17,
-  current: 17,
+  /**
+   * a turn waits for its calls through one condition, with fewer promises from its start to its approval request
+   *
+   * The calls of a step are settled side by side and one `condition` waits for all of them, a failed one, or a large
+   * history while they only wait (`settleWaitingCalls`), instead of `Promise.all`, a `Promise.race` and a second
+   * condition; a model step after the first is awaited without an `async` wrapper. The commands are the same, but a
+   * decision reaches its tool a little later within its workflow task, after the condition is checked again, so
+   * turns planned before it keep the old path (docs/performance.md, "Start → request in a burst"). @since 2026-11-27
+   */
+  oneWaitPerStep: 18,
+  current: 18,
 } as const;
 
 /** The turn's settings once its input has been checked and the operator's policy applied. */

@@ -1,6 +1,6 @@
 import { parseBenchOptions, UsageError } from '../../bench/bench-options';
 import { groupOf, summariseProfiles } from '../../bench/profile-summary';
-import { waitPhasesOf } from '../../bench/wait-phases';
+import { startPhasesOf, waitPhasesOf } from '../../bench/wait-phases';
 
 const at = (ms: number) => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
 
@@ -77,6 +77,51 @@ describe('waitPhasesOf', () => {
   });
 });
 
+describe('startPhasesOf', () => {
+  it('splits the workflow tasks and activities before the decision into waiting for the worker and running', () => {
+    const events = [
+      { eventId: 1, eventTime: at(0), workflowExecutionStartedEventAttributes: {} },
+      { eventId: 2, eventTime: at(1), workflowTaskScheduledEventAttributes: {} },
+      { eventId: 3, eventTime: at(5), workflowTaskStartedEventAttributes: {} },
+      {
+        eventId: 4,
+        eventTime: at(15),
+        workflowTaskCompletedEventAttributes: { scheduledEventId: 2, startedEventId: 3 },
+      },
+      { eventId: 5, eventTime: at(15), activityTaskScheduledEventAttributes: {} },
+      { eventId: 6, eventTime: at(20), activityTaskStartedEventAttributes: { scheduledEventId: 5 } },
+      {
+        eventId: 7,
+        eventTime: at(32),
+        activityTaskCompletedEventAttributes: { scheduledEventId: 5, startedEventId: 6 },
+      },
+      { eventId: 8, eventTime: at(33), workflowTaskScheduledEventAttributes: {} },
+      { eventId: 9, eventTime: at(40), workflowTaskStartedEventAttributes: {} },
+      {
+        eventId: 10,
+        eventTime: at(45),
+        workflowTaskCompletedEventAttributes: { scheduledEventId: 8, startedEventId: 9 },
+      },
+      // The decision's own workflow task, then the accepted update: not part of the start.
+      { eventId: 11, eventTime: at(900), workflowTaskScheduledEventAttributes: {} },
+      { eventId: 12, eventTime: at(901), workflowTaskStartedEventAttributes: {} },
+      {
+        eventId: 13,
+        eventTime: at(910),
+        workflowTaskCompletedEventAttributes: { scheduledEventId: 11, startedEventId: 12 },
+      },
+      { eventId: 14, eventTime: at(910), workflowExecutionUpdateAcceptedEventAttributes: {} },
+    ];
+    expect(startPhasesOf(events as unknown as Parameters<typeof startPhasesOf>[0])).toEqual({
+      untilWaitingMs: 45,
+      tasksQueuedMs: 4 + 7,
+      tasksRunMs: 10 + 5,
+      activitiesQueuedMs: 5,
+      activitiesRunMs: 12,
+    });
+  });
+});
+
 describe('profile summary', () => {
   it('groups a call frame by package, Tollgate folder, Node area or engine entry', () => {
     expect(groupOf('file:///work/main/node_modules/openai/core.js', 'makeRequest')).toBe('openai');
@@ -93,9 +138,14 @@ describe('profile summary', () => {
         { id: 2, callFrame: { functionName: 'create', url: 'file:///a/node_modules/openai/index.js' } },
         { id: 3, callFrame: { functionName: 'append', url: 'file:///a/src/store/transcript.ts' } },
       ],
+      startTime: 10_000,
       samples: [2, 3, 2],
       timeDeltas: [1000, 2000, 3000],
     };
     expect(Object.fromEntries(summariseProfiles([profile]))).toEqual({ openai: 4, 'src/store': 2 });
+    // The samples at 11,000, 13,000 and 16,000 µs: a window keeps only the ones inside it.
+    expect(Object.fromEntries(summariseProfiles([profile], [{ from: 12_000, to: 14_000 }]))).toEqual({
+      'src/store': 2,
+    });
   });
 });

@@ -973,6 +973,59 @@ const flatDecisions: HistoryScenario[] = [
   },
 ];
 
+/** Revision 18: a step's calls settled side by side and waited for through one condition. */
+const oneWaitPerStep: HistoryScenario[] = [
+  {
+    // Two calls that ask in one step, each with a reminder that has fired and a reminder and an expiry warning still
+    // waiting; both are decided in one update: the timers are cancelled, the notices resolved, the first tool runs on
+    // its own and the second with the next model step.
+    name: 'revision-18',
+    saves: ['revision-18'],
+    worker: {
+      policy: {
+        tools: {
+          deleteFile: {
+            approvalTimeout: '1h',
+            notify: [{ type: 'slack', channel: 'C-ops' }],
+            remindAfter: '1s',
+            escalateTo: [{ type: 'slack', channel: 'C-managers' }],
+          },
+        },
+      },
+    },
+    async run(context) {
+      const name = 'revision-18';
+      context.model.scriptFor(
+        marker(name),
+        {
+          toolCalls: [
+            { id: `${name}-delete-a`, name: 'deleteFile', arguments: { path: `${name}-a.txt` } },
+            { id: `${name}-delete-b`, name: 'deleteFile', arguments: { path: `${name}-b.txt` } },
+          ],
+        },
+        { text: `${name} finished` },
+      );
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker(name)} go` }], requester: 'carol' },
+        { workflowId: name },
+      );
+      const approvals = (await waitForPending(handle, 2)) as PendingToolApproval[];
+      const ids = new Set(approvals.map((approval) => approval.approvalId));
+      // Each request, then (nobody deciding for a second) its escalation; the decisions resolve all four.
+      await waitFor(
+        async () => context.notifier.sent.filter((entry) => ids.has(entry.approvalId)),
+        (sent) => sent.length === 4,
+      );
+      await context.tollgate.decideMany(
+        handle.workflowId,
+        approvals.map((approval) => ({ approvalId: approval.approvalId, approved: true, approver: 'ana' })),
+      );
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+];
+
 /** Every path, in capture order. */
 export const historyScenarios: HistoryScenario[] = [
   ...plainTurns,
@@ -982,4 +1035,5 @@ export const historyScenarios: HistoryScenario[] = [
   ...withoutMarker,
   ...subAgents,
   ...flatDecisions,
+  ...oneWaitPerStep,
 ];

@@ -119,6 +119,8 @@ describe('committed workflow histories', () => {
         'revision-17-cancelled/reader-1',
         'revision-17-failed',
         'revision-17-failed/reader-1',
+        // Revision 18: a step's calls waited for through one condition; two calls with notices decided at once.
+        'revision-18',
       ]),
     );
   });
@@ -390,6 +392,30 @@ describe('committed workflow histories', () => {
       'notifyApproval',
       'notifyApproval',
       'runToolThenModelStep',
+    ]);
+  });
+
+  it('hold a turn of revision 18: two decisions cancel the timers, resolve the notices, then run both tools', () => {
+    const events = histories.find((entry) => entry.workflowId === 'revision-18')?.history.events as Array<{
+      eventType: string;
+      activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
+      activityTaskCompletedEventAttributes?: { result?: Payloads };
+    }>;
+    const planned = events.find((event) => event.activityTaskCompletedEventAttributes)?.activityTaskCompletedEventAttributes;
+    const step = JSON.parse(Buffer.from(planned?.result?.payloads?.[0]?.data ?? '', 'base64').toString()) as {
+      settings: { revision: number };
+    };
+    expect(step.settings.revision).toBe(18);
+    const decided = events.findIndex((event) => event.eventType === 'EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED');
+    const commands = events
+      .slice(decided + 1)
+      .slice(0, 10)
+      .map((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? event.eventType);
+    expect(commands).toEqual([
+      ...Array(4).fill('EVENT_TYPE_TIMER_CANCELED'),
+      ...Array(4).fill('notifyApproval'),
+      'runTool',
+      'runTool',
     ]);
   });
 

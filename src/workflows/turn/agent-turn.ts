@@ -24,10 +24,11 @@ import { answerRetiredPatch, retiredPatches } from '../retired-patches';
 import { runLastToolWithNextStep } from './run-tool-with-next-step';
 import { passDecisionToSubAgent, pathOf, registerSubAgentHandlers, supersedeSubAgents } from './sub-agent';
 import { registerSubAgentDecisionHandlers, subAgentUpdateRelay } from './sub-agent-decisions';
-import { openApproval, settleCalls, settleStep, settleWhatNeedsNoPerson } from './settle-step';
+import { openApproval, settleCalls, settleStep, settleWaitingCalls, settleWhatNeedsNoPerson } from './settle-step';
 import { modelSteps, validateToolInput, validateToolOutput } from './turn-activity-options';
 import { carryOverOf, type TurnCarryOver } from './turn-carry-over';
 import { settlingOf, takeUp } from './turn-continue-as-new';
+import { carriesApprovals } from './resume-from-messages';
 import { resume, settleResumed } from './turn-resume';
 import { type Settling, TurnState, unsettled, withNextStep } from './turn-state';
 
@@ -122,7 +123,9 @@ class AgentTurn {
     if (!carried) turn.events.note('turn-started', 0);
     try {
       if (!carried) {
-        if (await resume(turn)) return await this.finish('awaiting-approval');
+        // Only messages that carry approvals have anything to resume; the others go to their first model step without
+        // awaiting one (the same commands: nothing else runs in a turn's first workflow task).
+        if (carriesApprovals(turn.input) && (await resume(turn))) return await this.finish('awaiting-approval');
       } else {
         turn.showPending();
         if (carried.kind === 'resumed') {
@@ -140,7 +143,16 @@ class AgentTurn {
           carried = undefined;
         } else {
           turn.steps += 1;
-          const step = next ?? (await this.modelStep());
+          let step: ModelStepOutput;
+          if (next) step = next;
+          else if (this.flatModelStep()) {
+            // No `async` wrapper between the turn and its model step (fewer promises for the sandbox to record).
+            try {
+              step = await this.startModelStep();
+            } finally {
+              turn.visibility.modelStepStarted(undefined);
+            }
+          } else step = await this.modelStep();
           next = undefined;
           turn.adopt(step.settings, step.notes);
           turn.events.note('model-called', turn.steps);
@@ -159,9 +171,12 @@ class AgentTurn {
           }
           settling = { kind: 'step', plans: step.calls, opened, results: step.calls.map(() => unsettled) };
         }
-        const results = await (turn.revision() >= turnRevisions.flatDecisionPath
-          ? settleCalls(turn, settling)
-          : settleStep(turn, settling));
+        const revision = turn.revision();
+        const results = await (revision >= turnRevisions.oneWaitPerStep
+          ? settleWaitingCalls(turn, settling)
+          : revision >= turnRevisions.flatDecisionPath
+            ? settleCalls(turn, settling)
+            : settleStep(turn, settling));
         const last = results.indexOf(withNextStep);
         if (last >= 0) next = await runLastToolWithNextStep(turn, settling, results, last);
         else turn.addToolMessage(settling.plans, settling.opened, results as Array<ToolResultPart | undefined>);
@@ -213,12 +228,29 @@ class AgentTurn {
   /** Calls the model for the turn's current step in an activity of its own, named for the timeline. */
   private async modelStep(): Promise<ModelStepOutput> {
     const { turn } = this;
-    turn.visibility.modelStepStarted(turn.steps);
     try {
-      return await modelSteps(turn.input, turn.settings, `model step ${turn.steps}`).runModelStep(turn.stepInput());
+      return await this.startModelStep();
     } finally {
       turn.visibility.modelStepStarted(undefined);
     }
+  }
+
+  /** Shows the model step as running and starts it; whoever awaits it shows it ended. */
+  private startModelStep(): Promise<ModelStepOutput> {
+    const { turn } = this;
+    turn.visibility.modelStepStarted(turn.steps);
+    return modelSteps(turn.input, turn.settings, `model step ${turn.steps}`).runModelStep(turn.stepInput());
+  }
+
+  /**
+   * Whether the model step is awaited directly, without {@link modelStep}'s `async` wrapper: the first step of a turn
+   * (no revision is known yet, and nothing but the turn runs in its first workflow task, so the commands are the same
+   * whichever way), and every step from turn revision 18. Later steps of older turns keep the wrapper: a notice's
+   * chain may wake in the same workflow task, and its commands keep the order their histories hold.
+   */
+  private flatModelStep(): boolean {
+    const { turn } = this;
+    return turn.settings === undefined || turn.revision() >= turnRevisions.oneWaitPerStep;
   }
 
   /** Ends the turn: waits for handlers and notices in flight, then returns the result. */

@@ -13,13 +13,17 @@ export async function resumeFromMessages(
   startedAt: Date,
   planResumedCalls: TurnActivities['planResumedCalls'],
 ): Promise<ResumeOutput | undefined> {
-  const carriesApprovals = input.messages.some(
+  if (!carriesApprovals(input)) return undefined;
+  const { messages, transcript: _transcript, ...options } = input;
+  const resumed = await planResumedCalls({ workflowId, options, messages, startedAt: startedAt.toISOString() });
+  return resumed.calls.length > 0 ? resumed : undefined;
+}
+
+/** Whether the caller's messages carry approval requests or decisions: only then is there anything to resume. */
+export function carriesApprovals(input: Pick<AgentTurnInput, 'messages'>): boolean {
+  return input.messages.some(
     (message) =>
       typeof message.content !== 'string' &&
       message.content.some((part) => part.type === 'tool-approval-request' || part.type === 'tool-approval-response'),
   );
-  if (!carriesApprovals) return undefined;
-  const { messages, transcript: _transcript, ...options } = input;
-  const resumed = await planResumedCalls({ workflowId, options, messages, startedAt: startedAt.toISOString() });
-  return resumed.calls.length > 0 ? resumed : undefined;
 }

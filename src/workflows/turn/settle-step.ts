@@ -7,7 +7,12 @@ import { turnRevisions } from '../../protocol/turn-plan';
 import { toolSummary } from '../visibility/describe-turn';
 import { runSubAgent } from './sub-agent';
 import { toolRunner } from './turn-activity-options';
-import { continueAsNewWhenLarge, continuesAsNewWhenLarge, unlessContinuingAsNew } from './turn-continue-as-new';
+import {
+  continueAsNewWhenLarge,
+  continuesAsNewWhenLarge,
+  unlessContinuingAsNew,
+  whenSettledOrLarge,
+} from './turn-continue-as-new';
 import { type Settled, type Settling, type TurnState, unsettled, withNextStep } from './turn-state';
 
 /** Opens the approval a planned call needs, if any, and announces it; returns its id. */
@@ -79,6 +84,31 @@ export function settleCalls(turn: TurnState, settling: Settling): Promise<Settle
     () => results.slice() as Settled[],
   );
   return Promise.race([all, continueAsNewWhenLarge(turn, settling, all)]);
+}
+
+/**
+ * {@link settleCalls} from turn revision 18: each call not settled yet is settled as before, side by side, and the step
+ * waits for them in one `condition` (`whenSettledOrLarge`) instead of `Promise.all`, `Promise.race` and a second
+ * condition for the large-history watch: fewer promises for the sandbox to record on the way to the approval request
+ * and from a decision to its tool. A call that fails fails the step, as `Promise.all` did.
+ */
+export function settleWaitingCalls(turn: TurnState, settling: Settling): Promise<Settled[]> {
+  const { plans, opened, results } = settling;
+  const joins = turn.input.modelSteps !== 'local';
+  const isLast = () => joins && results.filter((result) => result === unsettled).length === 1 && turn.nextStepFollows();
+  let failure: { error: unknown } | undefined;
+  plans.forEach((plan, index) => {
+    if (results[index] !== unsettled) return;
+    settle(turn, plan, opened[index], { isLast, awaitingOutput: turn.awaitsOutput(plan) }).then(
+      (result) => {
+        results[index] = result;
+      },
+      (error: unknown) => {
+        failure ??= { error };
+      },
+    );
+  });
+  return whenSettledOrLarge(turn, settling, () => failure);
 }
 
 /** How {@link settle} treats one call. */

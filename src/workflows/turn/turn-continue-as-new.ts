@@ -43,6 +43,25 @@ export function continueAsNewWhenLarge(
 }
 
 /**
+ * From turn revision 18 (`settleWaitingCalls`), the one wait of a step: until its calls are all settled (their results,
+ * in order), one of them failed (its error), or the turn's history is large while they only wait (it continues as new).
+ */
+export function whenSettledOrLarge(
+  turn: TurnState,
+  settling: Settling,
+  failure: () => { error: unknown } | undefined,
+): Promise<Settled[]> {
+  const settled = () => settling.results.every((result) => result !== unsettled);
+  return condition(() => failure() !== undefined || settled() || (historyIsLarge() && onlyWaits(turn, settling))).then(
+    () => {
+      const failed = failure();
+      if (failed) throw failed.error;
+      return settled() ? (settling.results.slice() as Settled[]) : continueTurnAsNew(turn, settling);
+    },
+  );
+}
+
+/**
  * True when nothing of the turn runs (no tool, notice or handler) and every call not settled waits for a person:
  * for a decision, or for a client's output. Read from state, never from where a promise has got to.
  */
