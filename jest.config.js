@@ -1,3 +1,6 @@
+const { readdirSync, readFileSync } = require('node:fs');
+const path = require('node:path');
+
 /** @type {import('jest').Config} */
 module.exports = {
   // Node's environment, which with coverage on maps each test file's coverage to the sources and adds its workflow
@@ -14,13 +17,19 @@ module.exports = {
     // ai 7, @ai-sdk/* and what they import are ES modules only too: each such file becomes CommonJS.
     '^.+/node_modules/.+\\.m?js$': '<rootDir>/test/support/esm-to-cjs.js',
   },
-  transformIgnorePatterns: [],
+  // Only ES-module packages go through a transform: every other file under node_modules is loaded as it is. Sending
+  // all of node_modules through a transformer (even one that returns CommonJS unchanged) made Jest hash and cache
+  // every file of Temporal's SDK, the AWS SDK and the rest, in every test file.
+  transformIgnorePatterns: [notAnEsModulePackage()],
   // The docs' examples import the package by its name, as an application would (tsconfig.json's paths say the same).
   moduleNameMapper: {
     '^tollgate$': '<rootDir>/src/index.ts',
     '^tollgate/testing$': '<rootDir>/src/testing/index.ts',
     '^tollgate/workflows$': '<rootDir>/src/workflows/index.ts',
   },
+  // Jest's runtime, parsing each module once per worker process instead of once per test file, and passing coverage on
+  // without a second copy (test/support/test-runtime.js).
+  runtime: '<rootDir>/test/support/test-runtime.js',
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 60_000,
@@ -43,3 +52,48 @@ module.exports = {
   coverageReporters: ['text-summary', 'json-summary', 'lcov'],
   coverageThreshold: { global: { lines: 85 } },
 };
+
+/**
+ * A pattern for files under node_modules that are not in an ES-module package (nearest package.json says "type":
+ * "module"), nor .mjs files: Jest loads those without a transform. The packages are found when Jest reads this file,
+ * so an update that makes a dependency ES-module only needs no change here.
+ */
+function notAnEsModulePackage() {
+  const folders = [];
+  const visit = (folder, relative, depth) => {
+    let type;
+    try {
+      type = JSON.parse(readFileSync(path.join(folder, 'package.json'), 'utf8')).type;
+    } catch {
+      // a folder without a readable package.json: not a package
+    }
+    if (type === 'module') folders.push(relative);
+    if (depth < 4) visitModules(path.join(folder, 'node_modules'), `${relative}/node_modules`, depth + 1);
+  };
+  const visitModules = (folder, relative, depth) => {
+    let entries;
+    try {
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith('.') || !(entry.isDirectory() || entry.isSymbolicLink())) continue;
+      const child = path.join(folder, entry.name);
+      if (!entry.name.startsWith('@')) {
+        visit(child, `${relative}/${entry.name}`, depth);
+        continue;
+      }
+      let scoped = [];
+      try {
+        scoped = readdirSync(child);
+      } catch {
+        // not a folder
+      }
+      for (const name of scoped) visit(path.join(child, name), `${relative}/${entry.name}/${name}`, depth);
+    }
+  };
+  visitModules(path.join(__dirname, 'node_modules'), '', 0);
+  const escaped = folders.map((folder) => folder.slice(1).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  return `^(?!.*/node_modules/(?:${escaped.join('|')})/)(?!.*\\.mjs$).*/node_modules/`;
+}

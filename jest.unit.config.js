@@ -12,6 +12,7 @@ const base = require('./jest.config');
 module.exports = {
   roots: base.roots,
   transform: base.transform,
+  runtime: base.runtime,
   transformIgnorePatterns: base.transformIgnorePatterns,
   testEnvironment: 'node',
   testMatch: ['**/*.unit.test.ts'],

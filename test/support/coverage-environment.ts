@@ -1,27 +1,27 @@
-// Jest's node environment, plus one step when a test file with coverage on is done: its coverage is mapped back
-// to the TypeScript sources, and the workflow coverage that test/support/workflow-coverage/sink.ts gathered (mapped the
-// same way) is added to it.
+// Jest's node environment, plus one step when a test file with coverage on is done: the workflow coverage that
+// test/support/workflow-coverage/sink.ts gathered joins the file's own, under names of its own.
 //
-// Why map here and not leave it to Jest: Jest merges every test file's counters first and maps them through source
-// maps last, which works while all counters of a file come from one compilation. Workflow counters come from the
-// bundle's compilation (SWC, through webpack), Jest's from ts-jest, so the same statement sits at different places
-// in the two; merged unmapped, they would be mapped through the wrong source map. Mapped per test file, every
-// counter Jest receives already points into the .ts source, so Jest merges like with like and maps nothing more.
+// Why other names: Jest merges every test file's counters by file name first and maps them through each file's
+// source map once, at the end of the run. That works while all counters under one name come from one compilation.
+// Workflow counters come from the bundle's compilation (SWC, through webpack), Jest's from ts-jest, so the same
+// statement sits at different places in the two: under one name, one of them would be mapped through the other's
+// source map. Under `<file>.workflow-bundle.js` (same folder, so the map's sources resolve to the same .ts file),
+// each is merged with its own kind and mapped through its own map, and both land on the .ts source at the end.
 // (This is also why the package's own `mergeIntoGlobalCoverage()` cannot be used as is.)
+//
+// The records go to Jest as they are, without their maps' `sourcesContent` (the reports read the sources from disk):
+// nothing is mapped per test file, and test/support/test-runtime.js hands this fresh object to Jest without the deep
+// copy Jest would otherwise make of it.
 import type { Circus } from '@jest/types';
 import { TestEnvironment } from 'jest-environment-node';
-import {
-  createCoverageMap,
-  type CoverageMap,
-  type CoverageMapData,
-  type FileCoverage,
-  type Range,
-} from 'istanbul-lib-coverage';
-import { TraceMap } from '@jridgewell/trace-mapping';
-import { SourceMapTransformer, type Mapping } from 'istanbul-lib-source-maps/lib/transformer';
-import getMapping from 'istanbul-lib-source-maps/lib/get-mapping';
+import type { CoverageMapData, FileCoverageData } from 'istanbul-lib-coverage';
 
 const workflowCoverageGlobal = '__tollgateWorkflowCoverage__';
+
+/** The name a workflow file's coverage record goes by: beside the file, so its source map resolves the same way. */
+export function workflowRecordName(file: string): string {
+  return `${file}.workflow-bundle.js`;
+}
 
 export default class CoverageEnvironment extends TestEnvironment {
   async handleTestEvent(event: Circus.Event): Promise<void> {
@@ -32,47 +32,25 @@ export default class CoverageEnvironment extends TestEnvironment {
     const counters = scope.__coverage__ as CoverageMapData | undefined;
     const workflow = scope[workflowCoverageGlobal] as CoverageMapData | undefined;
     if (!counters && !workflow) return; // coverage is off
-    const mapped = await toSource(counters ?? {});
-    // A copy: the map was made in the test file's module registry, with its own istanbul classes.
-    if (workflow) mapped.merge(await toSource(JSON.parse(JSON.stringify(workflow)) as CoverageMapData));
-    scope.__coverage__ = JSON.parse(JSON.stringify(mapped)) as CoverageMapData;
+    const records: CoverageMapData = {};
+    for (const [file, record] of Object.entries(counters ?? {})) records[file] = withoutSources(record);
+    for (const [file, record] of Object.entries(workflow ?? {})) {
+      const name = workflowRecordName(file);
+      records[name] = { ...withoutSources(record), path: name };
+    }
+    // Marks the hand-over for test-runtime.js, which passes it on without copying it.
+    Object.defineProperty(records, Symbol.for('tollgate.test.coverageHandedOver'), { value: true });
+    scope.__coverage__ = records;
   }
 }
 
-// What mapping costs, kept for the Jest worker's life: the same instrumented file (same path, same content hash)
-// maps the same way in every test file, and a worker runs dozens of test files that load the same sources. Parsing
-// each file's source map and looking up each counter's place again took most of a second per test file.
-const sourceMaps = new Map<string, TraceMap>();
-const mappings = new WeakMap<TraceMap, Map<string, Mapping | null>>();
-
-async function toSource(counters: CoverageMapData): Promise<CoverageMap> {
-  const finder = async (file: string, coverage: FileCoverage) => sourceMapOf(file, coverage.data as MappedFileData);
-  const transformer = new SourceMapTransformer(finder, { getMapping: cachedMapping });
-  return transformer.transform(createCoverageMap(counters));
+/** What istanbul keeps of a file beside its counters, as far as it matters here: the map back to its source. */
+interface MappedFileData extends FileCoverageData {
+  inputSourceMap?: { sourcesContent?: unknown };
 }
 
-/** What istanbul keeps of a file beside its counters: the hash of its content and the map to its source. */
-interface MappedFileData {
-  hash?: string;
-  inputSourceMap?: ConstructorParameters<typeof TraceMap>[0];
-}
-
-function sourceMapOf(file: string, data: MappedFileData): TraceMap | null {
-  if (!data.inputSourceMap) return null;
-  const key = `${file}\0${data.hash ?? JSON.stringify(data.inputSourceMap)}`;
-  let map = sourceMaps.get(key);
-  if (!map) {
-    map = new TraceMap(data.inputSourceMap);
-    sourceMaps.set(key, map);
-  }
-  return map;
-}
-
-function cachedMapping(sourceMap: TraceMap, location: Range, file: string): Mapping | null {
-  let known = mappings.get(sourceMap);
-  if (!known) mappings.set(sourceMap, (known = new Map()));
-  const { start, end } = location;
-  const key = `${start.line}:${start.column}:${end.line}:${end.column}`;
-  if (!known.has(key)) known.set(key, getMapping(sourceMap, location, file));
-  return known.get(key) ?? null;
+function withoutSources(record: FileCoverageData): FileCoverageData {
+  const { inputSourceMap } = record as MappedFileData;
+  if (!inputSourceMap?.sourcesContent) return record;
+  return { ...record, inputSourceMap: { ...inputSourceMap, sourcesContent: undefined } } as FileCoverageData;
 }
