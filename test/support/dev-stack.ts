@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { findFreePort } from '../../src/dev/ports';
+import { freeStablePort } from './stable-ports';
 import { waitFor } from './test-environment';
 
 const repository = path.resolve(__dirname, '../..');
@@ -33,13 +33,13 @@ export interface DevStackOptions {
   environment?: Record<string, string>;
 }
 
-/** Free ports on this machine for one `npm run dev`. */
+/** Free ports on this machine for one `npm run dev`, below the ephemeral range: tests stop and start it again on them. */
 export async function freeDevPorts(): Promise<DevPorts> {
   return {
-    temporal: await findFreePort('127.0.0.1'),
-    ui: await findFreePort('127.0.0.1'),
-    gateway: await findFreePort('127.0.0.1'),
-    chat: await findFreePort('127.0.0.1'),
+    temporal: await freeStablePort(),
+    ui: await freeStablePort(),
+    gateway: await freeStablePort(),
+    chat: await freeStablePort(),
   };
 }
 

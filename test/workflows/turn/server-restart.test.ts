@@ -6,13 +6,13 @@ import path from 'node:path';
 import { TollgateClient } from '../../../src/client';
 import { startDevServer } from '../../../src/dev/dev-server';
 import { startModelServer, type ModelServer } from '../../../src/dev/model-server';
-import { findFreePort } from '../../../src/dev/ports';
 import { tollgateSearchAttributes } from '../../../src/dev/search-attributes';
 import { FileContentStore } from '../../../src/store';
 import { defineTool, type Tool } from '../../../src/tools';
 import { createTollgateWorker } from '../../../src/worker';
 import { z } from 'zod';
 import { workflowBundlePath, waitForPending } from '../../support/test-environment';
+import { freeStablePort } from '../../support/stable-ports';
 import { createTestTools } from '../../support/test-tools';
 import { files, writer } from '../../../docs/examples/sub-agents/writer-and-reader';
 
@@ -21,7 +21,7 @@ describe('agentTurn across a Temporal server crash', () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-db-'));
     const dbFilename = path.join(folder, 'temporal.db');
     const storeFolder = path.join(folder, 'store');
-    const port = await findFreePort('127.0.0.1');
+    const port = await freeStablePort(); // the server restarts on it
     const { tools: testTools, runs } = createTestTools();
     const bigOutput = `report:${'r'.repeat(40 * 1024)}`;
     const tools = [
@@ -76,7 +76,7 @@ describe('agentTurn across a Temporal server crash', () => {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-db-'));
     const dbFilename = path.join(folder, 'temporal.db');
     const storeFolder = path.join(folder, 'store');
-    const port = await findFreePort('127.0.0.1');
+    const port = await freeStablePort(); // the server restarts on it
     const model = await startModelServer();
     // The sub-agents page's worked example: a writer hands reading to a reader, whose writeFile waits.
     model.scriptFor(

@@ -634,7 +634,12 @@ describe("a sub-agent's approvals", () => {
       (description) => description.status.name !== 'RUNNING',
     );
     expect(closed.status.name).toBe('CANCELLED');
-    expect((await handle.describe()).status.name).toBe('CANCELLED');
+    // The parent ends once it has seen its sub-agent end: one workflow task after it.
+    const parentClosed = await waitFor(
+      () => handle.describe(),
+      (description) => description.status.name !== 'RUNNING',
+    );
+    expect(parentClosed.status.name).toBe('CANCELLED');
     // The sub-agent's audit says how its call ended: denied, with the reason, and nothing waits in it.
     const childState = await environment.tollgate.state(childHandle.workflowId);
     expect(childState.pending).toEqual([]);
