@@ -928,6 +928,21 @@ const subAgents: HistoryScenario[] = [
   },
 ];
 
+/**
+ * An operator policy under which `deleteFile` announces its request, escalates after a second, and warns before it
+ * expires in an hour: a decision then meets a fired reminder and two timers still waiting.
+ */
+const remindedDeleteFile = {
+  tools: {
+    deleteFile: {
+      approvalTimeout: '1h',
+      notify: [{ type: 'slack' as const, channel: 'C-ops' }],
+      remindAfter: '1s',
+      escalateTo: [{ type: 'slack' as const, channel: 'C-managers' }],
+    },
+  },
+};
+
 /** Paths of the decision's flatter promise chain (revision 15): the tool is scheduled in another order. */
 const flatDecisions: HistoryScenario[] = [
   {
@@ -935,18 +950,7 @@ const flatDecisions: HistoryScenario[] = [
     // the decision cancels both timers, resolves the notices and runs the tool with the next model step.
     name: 'revision-15',
     saves: ['revision-15'],
-    worker: {
-      policy: {
-        tools: {
-          deleteFile: {
-            approvalTimeout: '1h',
-            notify: [{ type: 'slack', channel: 'C-ops' }],
-            remindAfter: '1s',
-            escalateTo: [{ type: 'slack', channel: 'C-managers' }],
-          },
-        },
-      },
-    },
+    worker: { policy: remindedDeleteFile },
     async run(context) {
       const name = 'revision-15';
       context.model.scriptFor(
@@ -981,18 +985,7 @@ const oneWaitPerStep: HistoryScenario[] = [
     // its own and the second with the next model step.
     name: 'revision-18',
     saves: ['revision-18'],
-    worker: {
-      policy: {
-        tools: {
-          deleteFile: {
-            approvalTimeout: '1h',
-            notify: [{ type: 'slack', channel: 'C-ops' }],
-            remindAfter: '1s',
-            escalateTo: [{ type: 'slack', channel: 'C-managers' }],
-          },
-        },
-      },
-    },
+    worker: { policy: remindedDeleteFile },
     async run(context) {
       const name = 'revision-18';
       context.model.scriptFor(

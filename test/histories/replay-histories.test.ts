@@ -370,8 +370,9 @@ describe('committed workflow histories', () => {
     ]);
   });
 
-  it('hold a turn of revision 15: the decision cancels the timers, resolves the notices, then runs the tool', () => {
-    const events = histories.find((entry) => entry.workflowId === 'revision-15')?.history.events as Array<{
+  /** A committed turn's revision (from its first model step) and the first `count` commands after its decision. */
+  function decidedCommands(workflowId: string, count: number): { revision: number; commands: string[] } {
+    const events = histories.find((entry) => entry.workflowId === workflowId)?.history.events as Array<{
       eventType: string;
       activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
       activityTaskCompletedEventAttributes?: { result?: Payloads };
@@ -380,43 +381,36 @@ describe('committed workflow histories', () => {
     const step = JSON.parse(Buffer.from(planned?.result?.payloads?.[0]?.data ?? '', 'base64').toString()) as {
       settings: { revision: number };
     };
-    expect(step.settings.revision).toBe(15);
     const decided = events.findIndex((event) => event.eventType === 'EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED');
     const commands = events
-      .slice(decided + 1)
-      .slice(0, 5)
+      .slice(decided + 1, decided + 1 + count)
       .map((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? event.eventType);
-    expect(commands).toEqual([
-      'EVENT_TYPE_TIMER_CANCELED',
-      'EVENT_TYPE_TIMER_CANCELED',
-      'notifyApproval',
-      'notifyApproval',
-      'runToolThenModelStep',
-    ]);
+    return { revision: step.settings.revision, commands };
+  }
+
+  it('hold a turn of revision 15: the decision cancels the timers, resolves the notices, then runs the tool', () => {
+    expect(decidedCommands('revision-15', 5)).toEqual({
+      revision: 15,
+      commands: [
+        'EVENT_TYPE_TIMER_CANCELED',
+        'EVENT_TYPE_TIMER_CANCELED',
+        'notifyApproval',
+        'notifyApproval',
+        'runToolThenModelStep',
+      ],
+    });
   });
 
   it('hold a turn of revision 18: two decisions cancel the timers, resolve the notices, then run both tools', () => {
-    const events = histories.find((entry) => entry.workflowId === 'revision-18')?.history.events as Array<{
-      eventType: string;
-      activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
-      activityTaskCompletedEventAttributes?: { result?: Payloads };
-    }>;
-    const planned = events.find((event) => event.activityTaskCompletedEventAttributes)?.activityTaskCompletedEventAttributes;
-    const step = JSON.parse(Buffer.from(planned?.result?.payloads?.[0]?.data ?? '', 'base64').toString()) as {
-      settings: { revision: number };
-    };
-    expect(step.settings.revision).toBe(18);
-    const decided = events.findIndex((event) => event.eventType === 'EVENT_TYPE_WORKFLOW_EXECUTION_UPDATE_COMPLETED');
-    const commands = events
-      .slice(decided + 1)
-      .slice(0, 10)
-      .map((event) => event.activityTaskScheduledEventAttributes?.activityType?.name ?? event.eventType);
-    expect(commands).toEqual([
-      ...Array(4).fill('EVENT_TYPE_TIMER_CANCELED'),
-      ...Array(4).fill('notifyApproval'),
-      'runTool',
-      'runTool',
-    ]);
+    expect(decidedCommands('revision-18', 10)).toEqual({
+      revision: 18,
+      commands: [
+        ...Array(4).fill('EVENT_TYPE_TIMER_CANCELED'),
+        ...Array(4).fill('notifyApproval'),
+        'runTool',
+        'runTool',
+      ],
+    });
   });
 
   it('replay on today\'s workflow code, with the patch marker or without', async () => {

@@ -55,6 +55,41 @@ function written(toolCallId: string): boolean {
   return [...files.values()].includes(toolCallId);
 }
 
+/**
+ * Starts a turn whose model calls the reader twice in one step, each reader asking to write one of `files` (its call's
+ * id as the content) and answering "Deleted <file>."; returns the markers and the two calls once both wait.
+ */
+async function startTwoReaders(files: [string, string], answer: string) {
+  const parent = uniqueMarker();
+  const first = uniqueMarker();
+  const second = uniqueMarker();
+  environment.model.scriptFor(
+    parent,
+    {
+      toolCalls: [
+        { id: `${parent}-1`, name: 'reader', arguments: { task: `${first} one` } },
+        { id: `${parent}-2`, name: 'reader', arguments: { task: `${second} two` } },
+      ],
+    },
+    { text: answer },
+  );
+  for (const [marker, file] of [
+    [first, files[0]],
+    [second, files[1]],
+  ] as const) {
+    environment.model.scriptFor(
+      marker,
+      { toolCalls: [{ id: `${marker}-1`, name: 'writeFile', arguments: { path: file, content: `${marker}-1` } }] },
+      { text: `Deleted ${file}.` },
+    );
+  }
+  const handle = await environment.tollgate.startTurn({
+    messages: [{ role: 'user', content: `${parent} clean both` }],
+    tools: ['reader'],
+  });
+  return { parent, first, second, handle, pending: await waitForPending(handle, 2) };
+}
+
 /** The tool message the calling model read on its second request. */
 function toolMessageRead(marker: string) {
   return environment.model.requestsFor(marker)[1]?.messages.at(-1);
@@ -411,34 +446,7 @@ describe("a sub-agent's approvals", () => {
   });
 
   it("refuse an update that mixes a sub-agent's approval with another workflow's, changing nothing", async () => {
-    const parent = uniqueMarker();
-    const first = uniqueMarker();
-    const second = uniqueMarker();
-    environment.model.scriptFor(
-      parent,
-      {
-        toolCalls: [
-          { id: `${parent}-1`, name: 'reader', arguments: { task: `${first} one` } },
-          { id: `${parent}-2`, name: 'reader', arguments: { task: `${second} two` } },
-        ],
-      },
-      { text: 'Both asked.' },
-    );
-    for (const [task, file] of [
-      [first, 'mixed-one.log'],
-      [second, 'mixed-two.log'],
-    ] as const) {
-      environment.model.scriptFor(
-        task,
-        { toolCalls: [{ id: `${task}-1`, name: 'writeFile', arguments: { path: file, content: `${task}-1` } }] },
-        { text: `Kept ${file}.` },
-      );
-    }
-    const handle = await environment.tollgate.startTurn({
-      messages: [{ role: 'user', content: `${parent} clean both` }],
-      tools: ['reader'],
-    });
-    const pending = await waitForPending(handle, 2);
+    const { handle, pending } = await startTwoReaders(['mixed-one.log', 'mixed-two.log'], 'Both asked.');
     const responses = pending.map(({ approvalId }) => ({ approvalId, approved: false, approver: 'bo' }));
 
     await expect(environment.tollgate.decideMany(handle.workflowId, responses)).rejects.toMatchObject({
@@ -453,34 +461,7 @@ describe("a sub-agent's approvals", () => {
   });
 
   it('wait side by side in two sub-agents, decided in the other order, each through its own id', async () => {
-    const parent = uniqueMarker();
-    const first = uniqueMarker();
-    const second = uniqueMarker();
-    environment.model.scriptFor(
-      parent,
-      {
-        toolCalls: [
-          { id: `${parent}-1`, name: 'reader', arguments: { task: `${first} one` } },
-          { id: `${parent}-2`, name: 'reader', arguments: { task: `${second} two` } },
-        ],
-      },
-      { text: 'Both done.' },
-    );
-    for (const [marker, file] of [
-      [first, 'one.log'],
-      [second, 'two.log'],
-    ] as const) {
-      environment.model.scriptFor(
-        marker,
-        { toolCalls: [{ id: `${marker}-1`, name: 'writeFile', arguments: { path: file, content: `${marker}-1` } }] },
-        { text: `Deleted ${file}.` },
-      );
-    }
-    const handle = await environment.tollgate.startTurn({
-      messages: [{ role: 'user', content: `${parent} clean both` }],
-      tools: ['reader'],
-    });
-    const pending = await waitForPending(handle, 2);
+    const { parent, first, second, handle, pending } = await startTwoReaders(['one.log', 'two.log'], 'Both done.');
     const byFile = (file: string) => pending.find((approval) => (approval.input as { path: string }).path === file)!;
     expect(byFile('one.log').path).toEqual(['reader']);
     expect(byFile('two.log').path).toEqual(['reader']);
