@@ -165,4 +165,6 @@ export interface AgentTurnState extends Omit<AgentTurnResult, 'status'> {
   messageCount?: number;
   /** Client-executed tool calls waiting for `submitToolOutput`. */
   awaitingOutput: Array<{ toolCallId: string; toolName: string; input: unknown }>;
+  /** Sub-agents still working that list nothing waiting yet: more calls may come to wait (absent when none). */
+  subAgentsWorking?: number;
 }

@@ -58,6 +58,7 @@ export class TurnReader {
         pending: state.pending,
         audit: state.audit,
         awaitingOutput: state.awaitingOutput,
+        ...(state.subAgentsWorking !== undefined && { subAgentsWorking: state.subAgentsWorking }),
       };
       // The query may have seen more than the description did: a model step that landed in between would come
       // back as the next step's progress. The heartbeat counts only from a description of the same history.

@@ -198,6 +198,8 @@ export class TurnRenderer {
     if (snapshot.closed) return true;
     if (snapshot.streaming) return false;
     if (snapshot.status === 'awaiting-approval') {
+      // A sub-agent still at work may yet ask: the stream waits for it, so that every call that waits is shown.
+      if ((snapshot.subAgentsWorking ?? 0) > 0) return false;
       return snapshot.pending.every(
         (approval) =>
           this.stageOf(approval.toolCallId) >= stages['approval-requested'] ||

@@ -16,6 +16,8 @@ export interface TurnSnapshot {
   pending: AgentTurnState['pending'];
   audit: AgentTurnState['audit'];
   awaitingOutput: AgentTurnState['awaitingOutput'];
+  /** Sub-agents still working that list nothing waiting yet (absent when none). */
+  subAgentsWorking?: number;
   /** The model call in flight, if it has reported progress. */
   streaming?: ModelStreamProgress;
   /** Why the turn failed, for a `failed` status. */

@@ -113,6 +113,7 @@ class AgentTurn {
         messageCount: turn.messages.length,
         status: turn.currentStatus(),
         awaitingOutput: turn.outputs.awaiting(),
+        ...(turn.subAgents.working() > 0 && { subAgentsWorking: turn.subAgents.working() }),
       };
     });
   }

@@ -35,6 +35,11 @@ export class SubAgentApprovals {
     return had;
   }
 
+  /** How many running sub-agents list nothing waiting: they still work, and may yet ask. */
+  working(): number {
+    return [...this.lists.values()].filter((list) => list.length === 0).length;
+  }
+
   /** Workflow ids of the running sub-agents. */
   running(): string[] {
     return [...this.lists.keys()];

@@ -50,6 +50,19 @@ describe('the chat stream of a turn whose sub-agent waits', () => {
     ]);
   });
 
+  it('keeps streaming while another sub-agent still works, so its call shows when it asks too', () => {
+    const renderer = new TurnRenderer('turn-1');
+    renderer.render({ ...snapshot([waiting]), subAgentsWorking: 1 });
+
+    // One call shown, but a second sub-agent of the same step has not asked yet: the stream does not pause.
+    expect(renderer.isSettled({ ...snapshot([waiting]), subAgentsWorking: 1 })).toBe(false);
+    const second: PendingToolApproval = { ...waiting, approvalId: 'dHVybi0xL3JlYWRlci0y.a', toolCallId: 'child-2' };
+    expect(renderer.render(snapshot([waiting, second]))).toContainEqual(
+      expect.objectContaining({ type: 'data-sub-agent-approval', id: second.approvalId }),
+    );
+    expect(renderer.isSettled(snapshot([waiting, second]))).toBe(true);
+  });
+
   it('does not send it again to a client that continues from its own copy of the message', () => {
     const renderer = TurnRenderer.continuing({
       id: 'turn-1',
