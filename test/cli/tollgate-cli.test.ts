@@ -60,7 +60,7 @@ describe('tollgate CLI', () => {
       { toolCalls: [{ id: `${marker}-1`, name: 'deploy', arguments: { service: 'web' } }] },
       { text: 'Not deployed.' },
     );
-    const child = spawn(process.execPath, [cliPath, 'run', `${marker} deploy web`], { env: cliUserEnvironment() });
+    const child = spawn(process.execPath, [cliPath(), 'run', `${marker} deploy web`], { env: cliUserEnvironment() });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -120,7 +120,7 @@ describe('tollgate CLI', () => {
     expect(raw.pending).toHaveLength(2);
 
     // Ctrl-C leaves the turn running and says how to pick it up again.
-    const interrupted = spawn(process.execPath, [cliPath, 'follow', workflowId], { env: cliUserEnvironment() });
+    const interrupted = spawn(process.execPath, [cliPath(), 'follow', workflowId], { env: cliUserEnvironment() });
     let interruptedOutput = '';
     interrupted.stdout.on('data', (chunk: Buffer) => (interruptedOutput += chunk.toString()));
     const interruptedExit = new Promise<number | null>((resolve) => interrupted.once('exit', resolve));
@@ -133,7 +133,7 @@ describe('tollgate CLI', () => {
     expect(interruptedOutput).toContain(`Follow it again: tollgate follow ${workflowId}`);
 
     // `follow` picks the turn up; the first decision shows before the step's last one arrives.
-    const child = spawn(process.execPath, [cliPath, 'follow', workflowId], { env: cliUserEnvironment() });
+    const child = spawn(process.execPath, [cliPath(), 'follow', workflowId], { env: cliUserEnvironment() });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));

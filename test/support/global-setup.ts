@@ -5,6 +5,7 @@ import { startDevServer } from '../../src/dev/dev-server';
 import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
 import { quietBundlerLogger } from '../../src/dev/workflow-bundle-cache';
 import { tollgateWorkflowBundleOptions } from '../../src/worker';
+import { compileSourcesForChildProcesses } from './compiled-sources';
 import { testLogFolder } from './test-logs';
 
 // One dev server and one workflow bundle for the whole run: starting and bundling are the slow parts.
@@ -22,6 +23,8 @@ export default async function globalSetup(globalConfig?: { collectCoverage?: boo
       log: (line) => appendFileSync(serverLog, `${line}\n`),
     }),
     bundleWorkflowCode(workflowBundleOptions(coverage)),
+    // One folder per run, as for the bundle below.
+    compileSourcesForChildProcesses(path.join(folder, `js-${process.pid}`)),
   ]);
   // One bundle per run, so that runs side by side never read each other's half-written file.
   const bundlePath = path.join(folder, `workflow-bundle-${process.pid}.js`);

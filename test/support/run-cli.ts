@@ -2,11 +2,17 @@ import { execFile } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { compiledSource } from './compiled-sources';
 import type { TestEnvironment } from './test-environment';
 
 const execFileAsync = promisify(execFile);
-/** The `tollgate` command of this checkout. */
-export const cliPath = path.resolve(__dirname, '../../bin/tollgate.js');
+/**
+ * The `tollgate` command of this checkout, compiled (test/support/compiled-sources.ts): what `bin/tollgate.js` runs
+ * from an installed package. test/cli/cli-restart.test.ts runs `bin/tollgate.js` itself.
+ */
+export function cliPath(): string {
+  return compiledSource('src/cli/main.ts');
+}
 
 /** What one run of the `tollgate` command printed, and its exit code. */
 export interface CliRun {
@@ -40,7 +46,7 @@ export function cliEnvironment(
 /** Runs the `tollgate` command with `args` in `env`; a failing command resolves with its output and exit code. */
 export async function runCli(env: NodeJS.ProcessEnv, ...args: string[]): Promise<CliRun> {
   try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [cliPath, ...args], { env });
+    const { stdout, stderr } = await execFileAsync(process.execPath, [cliPath(), ...args], { env });
     return { stdout, stderr, code: 0 };
   } catch (error) {
     const failed = error as { stdout: string; stderr: string; code: number };

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
+import { compiledSource } from './compiled-sources';
 import { temporalAddress, workflowBundlePath } from './test-environment';
 
 /** Starts `worker-process.ts` in a child process and resolves once its worker polls. */
@@ -10,7 +11,7 @@ export async function spawnWorkerProcess(options: {
   /** More environment for the worker (its state folder, its content store). */
   environment?: NodeJS.ProcessEnv;
 }): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'worker-process.ts')], {
+  const child = spawn(process.execPath, [compiledSource(path.join(__dirname, 'worker-process.ts'))], {
     env: {
       ...process.env,
       TOLLGATE_TEST_TEMPORAL_ADDRESS: temporalAddress(),

@@ -1,0 +1,61 @@
+// The `tollgate` command and the test worker process, compiled once per run for the child processes tests start.
+//
+// A child process started through tsx spends about 0.8 s of CPU before it runs a line of its own (tsx's hooks, its
+// transform cache, source maps for every module it loads): as much again as the compiled command needs in all. The
+// suite starts such children by the hundred (every CLI call, every worker a test kills), so the global set-up
+// transpiles `src/` and `test/support/` once, with esbuild, into `.tollgate/test/js/` (same tree, `.js` files), and
+// those children run plain Node on it. Entry points a user runs through tsx themselves (`npm run dev`, `npm run
+// worker`) are still started that way, as users start them.
+import { build } from 'esbuild';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import path from 'node:path';
+
+const repository = path.resolve(__dirname, '../..');
+/** Set by the global set-up to the folder the sources were compiled into. */
+const compiledVariable = 'TOLLGATE_TEST_COMPILED_SOURCES';
+/** The trees compiled, relative to the repository. */
+const compiledTrees = ['src', 'test/support'];
+
+function sourcesUnder(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const file = path.join(folder, name);
+    if (statSync(file).isDirectory()) return sourcesUnder(file);
+    return /\.(ts|js)$/.test(name) && !/\.(d|test)\.ts$/.test(name) ? [file] : [];
+  });
+}
+
+/**
+ * Compiles `src/` and `test/support/` into `folder` (replacing what is there) and tells the test files where, through
+ * the environment Jest's workers inherit. Files the compiled code finds beside itself come along: the sandbox's
+ * network launcher is copied, and `examples/` (which the dev runner bundles from) is linked at the same depth.
+ */
+export async function compileSourcesForChildProcesses(folder: string): Promise<void> {
+  rmSync(folder, { recursive: true, force: true });
+  await build({
+    entryPoints: compiledTrees.flatMap((tree) => sourcesUnder(path.join(repository, tree))),
+    outdir: folder,
+    outbase: repository,
+    bundle: false,
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'silent',
+  });
+  const launcher = 'src/tools/workspace/outbound-network.sh';
+  cpSync(path.join(repository, launcher), path.join(folder, launcher));
+  mkdirSync(folder, { recursive: true });
+  if (!existsSync(path.join(folder, 'examples')))
+    symlinkSync(path.join(repository, 'examples'), path.join(folder, 'examples'));
+  process.env[compiledVariable] = folder;
+}
+
+/** The compiled counterpart of a source file of this repository (`src/cli/main.ts`), for `node` to run. */
+export function compiledSource(file: string): string {
+  const folder = process.env[compiledVariable];
+  if (!folder) throw new Error(`${compiledVariable} is not set: run the tests with jest.`);
+  const relative = path.relative(repository, path.resolve(repository, file));
+  if (!compiledTrees.some((tree) => relative.startsWith(`${tree}${path.sep}`))) {
+    throw new Error(`${file} is not compiled for child processes (only ${compiledTrees.join(' and ')} are).`);
+  }
+  return path.join(folder, relative.replace(/\.ts$/, '.js'));
+}
