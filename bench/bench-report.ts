@@ -480,6 +480,11 @@ function headlineRows(report: BenchReport): Row[] {
       each(history, (figures) => figures.activities),
       whole,
     );
+    add(
+      'visibility writes per turn (start, search-attribute upserts, close)',
+      each(history, (figures) => figures.visibilityWrites),
+      whole,
+    );
     const localHistory = ok(report.tollgateLocalSteps?.history);
     if (localHistory) {
       add(

@@ -287,6 +287,7 @@ async function main(): Promise<void> {
             largestPayloadEvent: largest.largestPayloadEvent,
             workflowTasks: mean(sizes.map((size) => size.workflowTasks ?? NaN)),
             activities: mean(sizes.map((size) => size.activities ?? NaN)),
+            visibilityWrites: mean(sizes.map((size) => size.visibilityWrites ?? NaN)),
           };
         });
       }

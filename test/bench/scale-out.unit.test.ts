@@ -3,6 +3,7 @@ import { renderText, requestsText } from '../../bench/bench-report';
 import type { BurstResult } from '../../bench/measure-burst';
 import { perUnit } from '../../bench/measure-store-cost';
 import { workerSwitchesOf } from '../../bench/worker-switches';
+import { visibilityWritesOf } from '../../bench/history-size';
 
 const summary = (p50: number) => ({ count: 10, p50, p95: p50 * 2 });
 
@@ -119,5 +120,20 @@ describe('S3 requests per step and per turn', () => {
     expect(requestsText({ PUT: 2, GET: 0.5 })).toBe('GET 0.50 · PUT 2.00');
     expect(requestsText({ PUT: 0 })).toBe('none');
     expect(requestsText({})).toBe('none');
+  });
+});
+
+describe('visibilityWritesOf', () => {
+  it('counts the start, each search-attribute upsert and the close, and nothing else', () => {
+    const events = [
+      { workflowExecutionStartedEventAttributes: {} },
+      { workflowTaskCompletedEventAttributes: {} },
+      { upsertWorkflowSearchAttributesEventAttributes: {} },
+      { activityTaskScheduledEventAttributes: {} },
+      { upsertWorkflowSearchAttributesEventAttributes: {} },
+      { workflowExecutionCompletedEventAttributes: {} },
+    ];
+    expect(visibilityWritesOf(events)).toBe(4);
+    expect(visibilityWritesOf(events.slice(0, 3))).toBe(2);
   });
 });
