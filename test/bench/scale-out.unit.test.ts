@@ -1,7 +1,10 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { BenchReport, ScaleOutResult } from '../../bench/bench-report';
 import { renderText, requestsText } from '../../bench/bench-report';
 import type { BurstResult } from '../../bench/measure-burst';
 import { perUnit } from '../../bench/measure-store-cost';
+import { CountingProxy } from '../../bench/counting-proxy';
 import { workerSwitchesOf } from '../../bench/worker-switches';
 import { visibilityWritesOf } from '../../bench/history-size';
 
@@ -135,5 +138,35 @@ describe('visibilityWritesOf', () => {
     ];
     expect(visibilityWritesOf(events)).toBe(4);
     expect(visibilityWritesOf(events.slice(0, 3))).toBe(2);
+  });
+});
+
+describe('CountingProxy', () => {
+  it('passes requests and answers through unchanged and counts them by method', async () => {
+    const target = http.createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        response.writeHead(201, { 'x-host': request.headers.host ?? '' });
+        response.end(`${request.method} ${request.url} ${body}`);
+      });
+    });
+    await new Promise<void>((resolve) => target.listen(0, '127.0.0.1', resolve));
+    const proxy = await CountingProxy.start(`http://127.0.0.1:${(target.address() as AddressInfo).port}`);
+    try {
+      const put = await fetch(`${proxy.endpoint}/bucket/key`, { method: 'PUT', body: 'hello' });
+      expect(put.status).toBe(201);
+      expect(await put.text()).toBe('PUT /bucket/key hello');
+      // The Host header the client signed is the one the target sees.
+      expect(put.headers.get('x-host')).toBe(new URL(proxy.endpoint).host);
+      await (await fetch(`${proxy.endpoint}/bucket/key`)).text();
+      await (await fetch(`${proxy.endpoint}/bucket/other`)).text();
+      expect(proxy.take()).toEqual({ PUT: 1, GET: 2 });
+      expect(proxy.take()).toEqual({});
+    } finally {
+      await proxy.stop();
+      target.closeAllConnections();
+      await new Promise<void>((resolve) => target.close(() => resolve()));
+    }
   });
 });
