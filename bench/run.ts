@@ -370,13 +370,14 @@ async function main(): Promise<void> {
             WorkerChild.start({ ...workerOptions, system, taskQueue: `bench-${system}-scale`, bundlePath }),
           ),
         );
-      const [baselinePair, handLoopPair, tollgatePair] = await Promise.all([
-        pairOf('baseline', baselineBundle),
-        pairOf('handLoop', handLoopBundle),
-        pairOf('tollgate', tollgateBundle),
-      ]);
+      // One system's pair at a time: six processes loading at once on a busy machine overran the start-up limit.
+      const baselinePair = await pairOf('baseline', baselineBundle);
+      resources.workers.push(...baselinePair);
+      const handLoopPair = await pairOf('handLoop', handLoopBundle);
+      resources.workers.push(...handLoopPair);
+      const tollgatePair = await pairOf('tollgate', tollgateBundle);
+      resources.workers.push(...tollgatePair);
       const pairs = [...baselinePair, ...handLoopPair, ...tollgatePair];
-      resources.workers.push(...pairs);
       const byWorkers: Record<1 | 2, ApprovalSystem[]> = {
         1: systemsDecidedBy(channel, false),
         2: [
