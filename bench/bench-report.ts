@@ -3,6 +3,7 @@ import type { GrowthResult } from './measure-growth';
 import type { BurstResult } from './measure-burst';
 import type { HistorySize } from './history-size';
 import type { StoreCost } from './measure-store-cost';
+import type { RequestCounts } from './counting-proxy';
 import type { WaitPhases } from './wait-phases';
 import type { BenchSystem } from './worker-messages';
 import { percentile, type LatencySummary } from './stats';
@@ -65,7 +66,14 @@ export interface BenchReport {
   /** Bursts with one worker process per system and with two (each on task queues of their own), round by round. */
   scaleOut?: { channel: DecisionChannel; turns: number; results: ScaleOutResult[] };
   /** The content store's cost per model step: the folder store against S3 (SeaweedFS), on the same model and server. */
-  storeCost?: { folder: StoreCost; s3: StoreCost } | FigureError;
+  storeCost?:
+    | {
+        folder: StoreCost;
+        s3: StoreCost;
+        /** S3 requests of the turn every other figure runs (one approved call), per turn; from 2026-11-27. */
+        approvalTurn?: { turns: number; requestsPerTurn: RequestCounts };
+      }
+    | FigureError;
   /** Requests the scripted model could not answer: a non-empty list means some turn did not run as scripted. */
   modelFailures: string[];
   /** Wall time of the whole run (ms). */
@@ -472,6 +480,11 @@ function headlineRows(report: BenchReport): Row[] {
       each(history, (figures) => figures.activities),
       whole,
     );
+    add(
+      'visibility writes per turn (start, search-attribute upserts, close)',
+      each(history, (figures) => figures.visibilityWrites),
+      whole,
+    );
     const localHistory = ok(report.tollgateLocalSteps?.history);
     if (localHistory) {
       add(
@@ -507,60 +520,75 @@ function headlineRows(report: BenchReport): Row[] {
 }
 
 /**
- * Decided turns per second, worker CPU per decided turn, and decided turns per worker CPU-second, on one worker
- * process per system and on two.
+ * The scale-out figure, on one worker process per system and on two: turns per second (tools started, turns ended),
+ * worker CPU per decided and per whole turn summed over the system's processes, the Temporal server's, turns per worker
+ * CPU-second, workflow-task timeouts and worker switches (replays on the other worker), and two workers / one. Each
+ * cell is the median of the rounds with the lowest and highest.
  */
 function scaleOutRows(report: BenchReport): Row[] {
   const scale = report.scaleOut;
   if (!scale) return [];
   const rows: Row[] = [];
-  const medianOf = (system: BenchSystem, workers: 1 | 2, value: (burst: BurstResult) => number | undefined) =>
+  const spreadIn = (system: BenchSystem, workers: 1 | 2, value: (burst: BurstResult) => number | undefined) =>
     spreadOf(
       scale.results.flatMap((result) =>
         result.system === system && result.workers === workers && result.burst ? [value(result.burst)] : [],
       ),
-    )?.median;
+    );
   const add = (
     figure: string,
-    value: (system: BenchSystem) => number | undefined,
+    value: (system: BenchSystem) => Spread | undefined,
     format: (value?: number) => string,
   ) => {
     const [baseline, handLoop, tollgate] = (['baseline', 'handLoop', 'tollgate'] as const).map(value);
+    const cell = withSpread(format);
     rows.push({
       figure,
-      baseline: format(baseline),
-      handLoop: format(handLoop),
-      tollgate: format(tollgate),
-      ratioBare: ratioText(ratioOf(tollgate, baseline)),
-      ratioHand: ratioText(ratioOf(tollgate, handLoop)),
+      baseline: cell(baseline),
+      handLoop: cell(handLoop),
+      tollgate: cell(tollgate),
+      ratioBare: ratioText(ratioOf(tollgate?.median, baseline?.median)),
+      ratioHand: ratioText(ratioOf(tollgate?.median, handLoop?.median)),
       target: '',
     });
   };
-  const whole = (value?: number) => (value === undefined ? '–' : value.toFixed(0));
-  const cpu = (value?: number) => (value === undefined ? '–' : `${value.toFixed(1)} ms`);
+  const whole = (value?: number) => (value === undefined || Number.isNaN(value) ? '–' : value.toFixed(0));
+  const cpu = (value?: number) => (value === undefined || Number.isNaN(value) ? '–' : `${value.toFixed(1)} ms`);
+  const per = (burst: BurstResult, count: number | undefined) =>
+    count === undefined ? undefined : count / Math.max(1, burst.workflowTaskTimeouts?.turnsRead ?? burst.turns);
   for (const workers of [1, 2] as const) {
-    const label = `scale-out by ${scale.channel}, ${scale.turns} waiting, ${workers} worker process${workers === 1 ? '' : 'es'} per system`;
-    add(`${label}: decided turns/s`, (system) => medianOf(system, workers, (burst) => burst.decisionsPerSecond), whole);
-    add(
-      `${label}: worker CPU per decided turn (all its processes)`,
-      (system) => medianOf(system, workers, (burst) => burst.workerCpuMsPerTurn),
-      cpu,
-    );
-    add(
-      `${label}: decided turns per worker CPU-second`,
-      (system) => turnsPerCpuSecond(medianOf(system, workers, (burst) => burst.workerCpuMsPerTurn)),
-      whole,
+    const label = `scale-out by ${scale.channel}, ${scale.turns} waiting, ${workers} worker process${workers === 1 ? '' : 'es'}`;
+    const figure = (
+      name: string,
+      value: (burst: BurstResult) => number | undefined,
+      format: (value?: number) => string,
+    ) => add(`${label}: ${name}`, (system) => spreadIn(system, workers, value), format);
+    figure('tools started/s', (burst) => burst.decisionsPerSecond, whole);
+    figure('turns ended/s', (burst) => burst.turnsPerSecond, whole);
+    figure('worker CPU per decided turn (all its processes)', (burst) => burst.workerCpuMsPerTurn, cpu);
+    figure('worker CPU per whole turn (start → end)', (burst) => burst.workerCpuMsPerWholeTurn, cpu);
+    figure('decided turns per worker CPU-second', (burst) => turnsPerCpuSecond(burst.workerCpuMsPerTurn), whole);
+    figure('whole turns per worker CPU-second', (burst) => turnsPerCpuSecond(burst.workerCpuMsPerWholeTurn), whole);
+    figure('Temporal server CPU per decided turn', (burst) => burst.serverCpuMsPerTurn, cpu);
+    figure('Temporal server CPU per whole turn', (burst) => burst.serverCpuMsPerWholeTurn, cpu);
+    figure('workflow task timeouts per round', (burst) => burst.workflowTaskTimeouts?.timeouts, whole);
+    figure(
+      'workflow tasks moved to the other worker, per turn',
+      (burst) => per(burst, burst.workerSwitches),
+      (value) => (value === undefined || Number.isNaN(value) ? '–' : value.toFixed(2)),
     );
   }
-  add(
-    'scale-out: decided turns/s, two workers / one',
-    (system) =>
-      ratioOf(
-        medianOf(system, 2, (burst) => burst.decisionsPerSecond),
-        medianOf(system, 1, (burst) => burst.decisionsPerSecond),
-      ),
-    (value) => ratioText(value),
-  );
+  const gain = (name: string, value: (burst: BurstResult) => number | undefined) =>
+    add(
+      `scale-out: ${name}, two workers / one`,
+      (system) => {
+        const ratio = ratioOf(spreadIn(system, 2, value)?.median, spreadIn(system, 1, value)?.median);
+        return ratio === undefined ? undefined : { median: ratio, low: ratio, high: ratio };
+      },
+      (value) => (value === undefined ? '–' : `${value.toFixed(3)}×`),
+    );
+  gain('tools started/s', (burst) => burst.decisionsPerSecond);
+  gain('worker CPU per whole turn', (burst) => burst.workerCpuMsPerWholeTurn);
   for (const result of scale.results.filter((entry) => entry.error !== undefined)) {
     rows.push({
       figure: `scale-out ${result.system} on ${result.workers} failed`,
@@ -600,6 +628,17 @@ function storeRows(report: BenchReport): string[][] {
     ),
     line('worker CPU per model step p50', cost.folder.workerCpuMsPerStep.p50, cost.s3.workerCpuMsPerStep.p50),
   ];
+  if (cost.s3.requestsPerStep) {
+    rows.push(['S3 requests per model step, by method', '–', requestsText(cost.s3.requestsPerStep), '']);
+  }
+  if (cost.approvalTurn) {
+    rows.push([
+      `S3 requests per turn with one approved call (${cost.approvalTurn.turns} turns)`,
+      '–',
+      requestsText(cost.approvalTurn.requestsPerTurn),
+      '',
+    ]);
+  }
   for (const [name, side] of [
     ['folder', cost.folder],
     ['S3', cost.s3],
@@ -607,6 +646,16 @@ function storeRows(report: BenchReport): string[][] {
     if (side.failures.length > 0) rows.push([`${name} turns failed`, side.failures.join('; '), '', '']);
   }
   return rows;
+}
+
+/** `PUT 2.0 · GET 1.1`, or `none`. */
+export function requestsText(counts: RequestCounts): string {
+  const entries = Object.entries(counts).filter(([, count]) => count > 0);
+  if (entries.length === 0) return 'none';
+  return entries
+    .sort(([first], [second]) => first.localeCompare(second))
+    .map(([method, count]) => `${method} ${count.toFixed(count >= 10 ? 0 : 2)}`)
+    .join(' · ');
 }
 
 const storeHeader = ['figure', 'folder store', 'S3 store (SeaweedFS)', 'ratio S3 / folder'];

@@ -15,6 +15,11 @@ export interface HistorySize {
   workflowTasks?: number;
   /** Activities scheduled (local activities are markers and not counted). */
   activities?: number;
+  /**
+   * Writes to the visibility store the history implies: the start, each search-attribute upsert or properties change,
+   * and the close (a closed history). What a capacity plan sizes Elasticsearch or SQL visibility by.
+   */
+  visibilityWrites?: number;
 }
 
 /** Fetches a workflow's history and measures it. */
@@ -33,6 +38,7 @@ export async function historySizeOf(handle: WorkflowHandle): Promise<HistorySize
     events: events.length,
     workflowTasks: events.filter((event) => event.workflowTaskCompletedEventAttributes).length,
     activities: events.filter((event) => event.activityTaskScheduledEventAttributes).length,
+    visibilityWrites: visibilityWritesOf(events),
     bytes: temporal.api.history.v1.History.encode(history).finish().length,
     largestPayloadBytes,
     largestPayloadEvent,
@@ -50,4 +56,20 @@ function largestPayload(value: unknown): number {
   }
   for (const child of Object.values(record)) largest = Math.max(largest, largestPayload(child));
   return largest;
+}
+
+/** Visibility-store writes a history implies: start, search-attribute upserts, properties changes, close. */
+export function visibilityWritesOf(events: readonly temporal.api.history.v1.IHistoryEvent[]): number {
+  return events.filter(
+    (event) =>
+      event.workflowExecutionStartedEventAttributes ||
+      event.upsertWorkflowSearchAttributesEventAttributes ||
+      event.workflowPropertiesModifiedEventAttributes ||
+      event.workflowExecutionCompletedEventAttributes ||
+      event.workflowExecutionFailedEventAttributes ||
+      event.workflowExecutionTimedOutEventAttributes ||
+      event.workflowExecutionCanceledEventAttributes ||
+      event.workflowExecutionTerminatedEventAttributes ||
+      event.workflowExecutionContinuedAsNewEventAttributes,
+  ).length;
 }

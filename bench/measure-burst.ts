@@ -5,6 +5,7 @@ import { waitForApprovalRequest, type TurnLimits } from './measure-latency';
 import { cpuMillisecondsOf } from './worker-child';
 import { percentile, summarise, type LatencySummary } from './stats';
 import { decisionPhasesOf, startPhasesOf, type DecisionPhases, type StartPhases } from './wait-phases';
+import { workerSwitchesOf } from './worker-switches';
 
 /** N turns waiting at once, then decided in one burst. */
 export interface BurstResult {
@@ -57,6 +58,11 @@ export interface BurstResult {
    * from its sticky queue in time, so that the turn was replayed from its history elsewhere.
    */
   workflowTaskTimeouts?: { turnsRead: number; timeouts: number };
+  /**
+   * Workflow tasks, in the same histories, started by another worker process than the turn's previous one (a replay
+   * from history on a worker that did not cache the turn): 0 on one worker; what a second worker costs in replays.
+   */
+  workerSwitches?: number;
   /** Medians over the same histories: where decision → tool start went (see {@link DecisionPhases}). */
   decisionPhases?: DecisionPhases & { turnsRead: number };
   /** Medians over the same histories: where start → request went (see {@link StartPhases}). */
@@ -163,7 +169,7 @@ export async function measureBurst(
   ).catch((error: Error) => options.progress(error.message));
   const cpuAfter = cpuOf();
   const burstTo = monotonicUs();
-  const { workflowTaskTimeouts, decisionPhases, startPhases } = await readBurstHistories(
+  const { workflowTaskTimeouts, workerSwitches, decisionPhases, startPhases } = await readBurstHistories(
     system,
     // Every turn's: "no workflow-task timeouts in a burst" is a target (issue 32), and a sample could miss one.
     filled.map(({ turn }) => turn),
@@ -196,6 +202,7 @@ export async function measureBurst(
     serverCpuMsPerWholeTurn: perTurn(cpuBeforeFill.server, cpuAfter.server),
     workerCpuMsPerWholeTurn: perTurn(cpuBeforeFill.worker, cpuAfter.worker),
     workflowTaskTimeouts,
+    workerSwitches,
     ...(decisionPhases && { decisionPhases }),
     ...(startPhases && { startPhases }),
     monotonicUs: { fillFrom, fillTo, burstFrom, burstTo },
@@ -208,6 +215,7 @@ async function readBurstHistories(
   turns: BenchTurn[],
 ): Promise<{
   workflowTaskTimeouts: NonNullable<BurstResult['workflowTaskTimeouts']>;
+  workerSwitches: number;
   decisionPhases?: BurstResult['decisionPhases'];
   startPhases?: BurstResult['startPhases'];
 }> {
@@ -226,6 +234,7 @@ async function readBurstHistories(
   const startMedian = (value: (phase: StartPhases) => number) => percentile(starts.map(value), 0.5);
   return {
     workflowTaskTimeouts: { turnsRead: read.length, timeouts: timeouts.reduce((sum, count) => sum + count, 0) },
+    workerSwitches: read.reduce((sum, events) => sum + workerSwitchesOf(events), 0),
     ...(phases.length > 0 && {
       decisionPhases: {
         turnsRead: phases.length,

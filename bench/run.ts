@@ -34,8 +34,10 @@ import { TollgateSystem } from './tollgate-system';
 import { WorkerChild } from './worker-child';
 import { WorkerGroup } from './worker-group';
 import type { BenchSystem } from './worker-messages';
-import { measureStoreCost } from './measure-store-cost';
+import { measureStoreCost, perUnit } from './measure-store-cost';
+import { CountingProxy } from './counting-proxy';
 import { startSeaweedFs } from '../src/dev/seaweedfs';
+import { contentStoreFromEnvironment } from '../src/store';
 
 const startedAt = Date.now();
 const outputFolder = path.resolve(__dirname, '../.tollgate/bench');
@@ -171,7 +173,7 @@ async function main(): Promise<void> {
       }),
     ]);
     resources.workers.push(baselineWorker, handLoopWorker, tollgateWorker);
-    const tollgate = new TollgateClient(client, 'bench-tollgate');
+    const tollgate = new TollgateClient(client, 'bench-tollgate', undefined, contentStoreFromEnvironment());
     // The systems as decided through one channel; all are always decided the same way. Tollgate with local
     // model steps runs on the same worker, its turns asking for them.
     const systemsDecidedBy = (channel: DecisionChannel, withLocalSteps = true): ApprovalSystem[] => [
@@ -285,6 +287,7 @@ async function main(): Promise<void> {
             largestPayloadEvent: largest.largestPayloadEvent,
             workflowTasks: mean(sizes.map((size) => size.workflowTasks ?? NaN)),
             activities: mean(sizes.map((size) => size.activities ?? NaN)),
+            visibilityWrites: mean(sizes.map((size) => size.visibilityWrites ?? NaN)),
           };
         });
       }
@@ -367,20 +370,21 @@ async function main(): Promise<void> {
             WorkerChild.start({ ...workerOptions, system, taskQueue: `bench-${system}-scale`, bundlePath }),
           ),
         );
-      const [baselinePair, handLoopPair, tollgatePair] = await Promise.all([
-        pairOf('baseline', baselineBundle),
-        pairOf('handLoop', handLoopBundle),
-        pairOf('tollgate', tollgateBundle),
-      ]);
+      // One system's pair at a time: six processes loading at once on a busy machine overran the start-up limit.
+      const baselinePair = await pairOf('baseline', baselineBundle);
+      resources.workers.push(...baselinePair);
+      const handLoopPair = await pairOf('handLoop', handLoopBundle);
+      resources.workers.push(...handLoopPair);
+      const tollgatePair = await pairOf('tollgate', tollgateBundle);
+      resources.workers.push(...tollgatePair);
       const pairs = [...baselinePair, ...handLoopPair, ...tollgatePair];
-      resources.workers.push(...pairs);
       const byWorkers: Record<1 | 2, ApprovalSystem[]> = {
         1: systemsDecidedBy(channel, false),
         2: [
           new BaselineSystem(client, 'bench-baseline-scale', new WorkerGroup(baselinePair), channel),
           new HandLoopSystem(client, model, 'bench-handLoop-scale', new WorkerGroup(handLoopPair), channel),
           new TollgateSystem(
-            new TollgateClient(client, 'bench-tollgate-scale'),
+            new TollgateClient(client, 'bench-tollgate-scale', undefined, contentStoreFromEnvironment()),
             model,
             new WorkerGroup(tollgatePair),
             channel,
@@ -434,27 +438,48 @@ async function main(): Promise<void> {
         resources.files.push(s3Folder);
         const s3 = await startSeaweedFs({ folder: s3Folder, bucket: 'bench' });
         resources.stops.push(() => s3.stop());
+        // The worker reaches S3 through a proxy that counts its requests: S3 requests per step and per turn.
+        const proxy = await CountingProxy.start(s3.endpoint);
+        resources.stops.push(() => proxy.stop());
+        const s3Environment = { ...s3.environment('bench'), AWS_ENDPOINT_URL_S3: proxy.endpoint };
         const s3Worker = await WorkerChild.start({
           ...workerOptions,
           system: 'tollgate',
           taskQueue: 'bench-tollgate-s3',
           bundlePath: tollgateBundle,
-          environment: s3.environment('bench'),
+          environment: s3Environment,
         });
         resources.workers.push(s3Worker);
+        // The client uses the same store through the same proxy: its requests are counted with the worker's.
+        const s3Tollgate = new TollgateClient(
+          client,
+          'bench-tollgate-s3',
+          undefined,
+          contentStoreFromEnvironment(s3Environment),
+        );
         const measured = await measureStoreCost(
           [
             { name: 'folder', tollgate, worker: tollgateWorker },
-            { name: 's3', tollgate: new TollgateClient(client, 'bench-tollgate-s3'), worker: s3Worker },
+            { name: 's3', tollgate: s3Tollgate, worker: s3Worker, takeRequests: () => proxy.take() },
           ],
           model,
           { rounds: Math.max(3, options.rounds), steps: options.storeSteps, progress },
         );
+        // The turn every other figure runs (one model step asks, one approved call, the answer), on the S3 store.
+        const approvalTurns = 10;
+        progress(`content store: ${approvalTurns} turns with one approved call on the S3 store, counting its requests`);
+        proxy.take();
+        const approved = await measureLatency(
+          new TollgateSystem(s3Tollgate, model, s3Worker, decidedAsTheGatewayDoes),
+          approvalTurns,
+          { keyPrefix: 'bench-store-s3-approval', limits: latencyLimits, progress: () => undefined },
+        );
+        const approvalTurn = { turns: approved.turns.length, requestsPerTurn: perUnit(proxy.take(), approvalTurns) };
         await s3Worker.stop();
         const folder = measured.get('folder');
         const bucket = measured.get('s3');
         if (!folder || !bucket) throw new Error('a store was not measured');
-        return { folder, s3: bucket };
+        return { folder, s3: bucket, approvalTurn };
       });
     }
 

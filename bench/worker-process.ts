@@ -1,6 +1,7 @@
 // One benchmark worker in a process of its own, so that its memory (VmRSS) is separable from the
 // benchmark's and from the other worker's. Started by worker-child.ts over an IPC channel.
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { contentStoreFromEnvironment } from '../src/store';
 import { createTollgateWorker } from '../src/worker';
 import type { BaselineActivities } from './baseline-activities';
 import { createBenchTools } from './bench-tools';
@@ -45,6 +46,9 @@ async function main(): Promise<void> {
             tools: createBenchTools(reportToolStart),
             model,
             workflowBundle,
+            // The bench's own store (TOLLGATE_STORE_DIR), or S3 for the content-store figure: createTollgateWorker
+            // reads no environment, and would otherwise write to .tollgate/store.
+            store: contentStoreFromEnvironment(),
             workerOptions: { maxCachedWorkflows },
           })
         : await Worker.create({
