@@ -107,6 +107,12 @@ export interface TollgateWorkerOptions {
    * `tollgateWorkflowBundleOptions()`. The workflow sources are bundled otherwise.
    */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /**
+   * How long (ms) the worker remembers that its task queue has no grant ledger (nobody has given a standing grant),
+   * asking a person without consulting the ledger meanwhile. Default 2,000; 0 consults it for every call that asks.
+   * The worker forgets as soon as it checks a grant's terms; see docs/asking-less.md.
+   */
+  missingLedgerMemoryMs?: number;
   /** Passed through to `Worker.create`. */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -255,6 +261,7 @@ async function createWorker(
       ...(options.activityLimits && { activityLimits: options.activityLimits }),
       ...(options.auditRecords && { auditRecords: options.auditRecords }),
       ...(options.planApproval === true && { planApproval: true }),
+      ...(options.missingLedgerMemoryMs !== undefined && { missingLedgerMemoryMs: options.missingLedgerMemoryMs }),
     }),
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
