@@ -8,6 +8,7 @@ import {
 import { temporalSettingsFromEnvironment } from './client/temporal-settings';
 import { isTemporalPreflightError, preflightOrExit } from './client/temporal-preflight';
 import { refuseSecondTemporalSdk } from './one-temporal-sdk';
+import { tollgateWorkerDefaults } from './worker-defaults';
 import {
   acceptUnsignedDecisionsFromEnvironment,
   decisionSigningOf,
@@ -266,6 +267,8 @@ async function createWorker(
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
       : { workflowsPath: bundling.workflowsPath, bundlerOptions: { preloadModules: bundling.preloadModules } }),
+    // Fewer workflow tasks held at once and a longer sticky queue timeout: no timeouts in a burst (src/worker-defaults.ts).
+    ...tollgateWorkerDefaults(options.workerOptions),
     // The model step heartbeats its streamed text; a chat sees it only as often as heartbeats are sent.
     maxHeartbeatThrottleInterval: '250ms',
     defaultHeartbeatThrottleInterval: '250ms',
