@@ -2,6 +2,7 @@
 // benchmark's and from the other worker's. Started by worker-child.ts over an IPC channel.
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createTollgateWorker } from '../src/worker';
+import { tollgateWorkerDefaults } from '../src/worker-defaults';
 import type { BaselineActivities } from './baseline-activities';
 import { createBenchTools } from './bench-tools';
 import { nowMs } from './clock';
@@ -52,6 +53,9 @@ async function main(): Promise<void> {
             taskQueue,
             workflowBundle,
             activities: system === 'handLoop' ? createHandLoopActivities(model, reportToolStart) : baselineActivities,
+            // The SDK's defaults, as a team would start from; or Tollgate's, to compare like with like.
+            ...(process.env[workerEnvironment.baselineWorkerSettings] === 'tollgate' &&
+              tollgateWorkerDefaults({ maxCachedWorkflows })),
             maxCachedWorkflows,
           });
     await worker.runUntil(
