@@ -1,8 +1,9 @@
 // A webpack loader for the workflow bundle under `--coverage` (test/support/global-setup.ts): instruments a module
 // with istanbul, as @temporalio/nyc-test-coverage's loader does, and keeps the module's empty coverage record (its
 // statement, function and branch maps, and the source map back to TypeScript) in `globalThis[templatesGlobal]`.
-// The global set-up writes those records to a file, so the sandbox needs to send only counters that moved
-// (sandbox-interceptor.ts) and each test file's sink rebuilds whole records from the file (sink.ts).
+// The global set-up writes those records to a file, so the module's code keeps only its counters
+// (`withCountersOnly`), the sandbox sends only counters that moved (sandbox-interceptor.ts), and each test file's
+// sink rebuilds whole records from the file (sink.ts).
 //
 // Plain CommonJS: webpack's loader runner requires it with Node's own `require`, not Jest's.
 'use strict';
@@ -32,6 +33,28 @@ const countersInArrays = `(globalThis.__coverage__ || (globalThis.__coverage__ =
   });
 })()));`.replace(/\n\s*/g, ' ');
 
+/**
+ * The instrumented module with the record it puts into the sandbox cut down to what the sandbox uses: its path, hash
+ * and counters. istanbul writes the whole record into the code (statement, function and branch maps, and the source
+ * map with the module's source text), which made the bundle three times its size and every worker evaluate and
+ * deep-freeze all of it; the template file carries the maps instead. The record is the literal between
+ * `var coverageData=` and `;var coverage=global[gcv]`, once per module.
+ */
+function withCountersOnly(instrumented, record) {
+  const start = 'var coverageData=';
+  const end = ';var coverage=global[gcv]';
+  const from = instrumented.indexOf(start);
+  const to = instrumented.indexOf(end, from);
+  if (from < 0 || to < 0 || instrumented.indexOf(start, from + 1) >= 0) {
+    throw new Error(`${record.path}: istanbul's instrumented code no longer has the record this loader cuts down.`);
+  }
+  const zeros = (counters) => Object.fromEntries(Object.keys(counters).map((key) => [key, 0]));
+  const branches = Object.fromEntries(Object.entries(record.b).map(([key, counts]) => [key, counts.map(() => 0)]));
+  const counters = JSON.stringify({ path: record.path, s: zeros(record.s), f: zeros(record.f), b: branches });
+  // `hash` is the variable istanbul's code declares just before the record, and compares on a module's next load.
+  return `${instrumented.slice(0, from + start.length)}${counters.slice(0, -1)},hash:hash}${instrumented.slice(to)}`;
+}
+
 /** @this {{ resourcePath: string, callback: (error: Error | null, code?: string, map?: unknown) => void }} */
 module.exports = function instrumentWorkflowModule(source, sourceMap) {
   const inputSourceMap = typeof sourceMap === 'string' ? JSON.parse(sourceMap) : sourceMap;
@@ -46,7 +69,10 @@ module.exports = function instrumentWorkflowModule(source, sourceMap) {
       templates[record.path] = record;
       // On a line of its own before istanbul's: the source map gets one empty line in front to match.
       const map = instrumenter.lastSourceMap();
-      this.callback(null, `${countersInArrays}\n${instrumented}`, { ...map, mappings: `;${map.mappings}` });
+      this.callback(null, `${countersInArrays}\n${withCountersOnly(instrumented, record)}`, {
+        ...map,
+        mappings: `;${map.mappings}`,
+      });
     },
     inputSourceMap ?? undefined,
   );
