@@ -1,3 +1,4 @@
+import { temporal } from '@temporalio/proto';
 import type { ApprovalSystem, BenchTurn } from './approval-system';
 import { mapWithLimit, withTimeout } from './async-helpers';
 import { nowMs } from './clock';
@@ -55,9 +56,11 @@ export interface BurstResult {
   workerCpuMsPerWholeTurn?: number;
   /**
    * Workflow tasks that timed out, in the histories of all the burst's turns: a task the worker did not take
-   * from its sticky queue in time, so that the turn was replayed from its history elsewhere.
+   * from its sticky queue in time, so that the turn was replayed from its history elsewhere
+   * (`scheduleToStart`), or one the worker took but did not answer within its 10 s (`startToClose`: it
+   * waited in the worker behind other tasks, or ran that long).
    */
-  workflowTaskTimeouts?: { turnsRead: number; timeouts: number };
+  workflowTaskTimeouts?: { turnsRead: number; timeouts: number; scheduleToStart?: number; startToClose?: number };
   /**
    * Workflow tasks, in the same histories, started by another worker process than the turn's previous one (a replay
    * from history on a worker that did not cache the turn): 0 on one worker; what a second worker costs in replays.
@@ -175,7 +178,8 @@ export async function measureBurst(
     filled.map(({ turn }) => turn),
   );
   options.progress(
-    `${workflowTaskTimeouts.timeouts} workflow task timeouts in ${workflowTaskTimeouts.turnsRead} of the burst's histories`,
+    `${workflowTaskTimeouts.timeouts} workflow task timeouts in ${workflowTaskTimeouts.turnsRead} of the burst's histories` +
+      ` (schedule-to-start ${workflowTaskTimeouts.scheduleToStart}, start-to-close ${workflowTaskTimeouts.startToClose})`,
   );
   const perTurn = (before: number | undefined, after: number | undefined) =>
     before === undefined || after === undefined ? undefined : (after - before) / count;
@@ -227,13 +231,24 @@ async function readBurstHistories(
     return history?.events ?? undefined;
   });
   const read = histories.filter((events) => events !== undefined);
-  const timeouts = read.map((events) => events.filter((event) => event.workflowTaskTimedOutEventAttributes).length);
+  const timedOut = read.flatMap((events) =>
+    events.flatMap((event) =>
+      event.workflowTaskTimedOutEventAttributes ? [event.workflowTaskTimedOutEventAttributes] : [],
+    ),
+  );
+  const ofType = (type: temporal.api.enums.v1.TimeoutType) =>
+    timedOut.filter((attributes) => attributes.timeoutType === type).length;
   const phases = read.flatMap((events) => decisionPhasesOf(events) ?? []);
   const median = (value: (phase: DecisionPhases) => number) => percentile(phases.map(value), 0.5);
   const starts = read.map((events) => startPhasesOf(events));
   const startMedian = (value: (phase: StartPhases) => number) => percentile(starts.map(value), 0.5);
   return {
-    workflowTaskTimeouts: { turnsRead: read.length, timeouts: timeouts.reduce((sum, count) => sum + count, 0) },
+    workflowTaskTimeouts: {
+      turnsRead: read.length,
+      timeouts: timedOut.length,
+      scheduleToStart: ofType(temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START),
+      startToClose: ofType(temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_START_TO_CLOSE),
+    },
     workerSwitches: read.reduce((sum, events) => sum + workerSwitchesOf(events), 0),
     ...(phases.length > 0 && {
       decisionPhases: {

@@ -16,4 +16,6 @@ export const workerEnvironment = {
   bundle: 'BENCH_WORKFLOW_BUNDLE',
   modelURL: 'BENCH_MODEL_URL',
   maxCachedWorkflows: 'BENCH_MAX_CACHED_WORKFLOWS',
+  /** `tollgate`: the baselines' workers get Tollgate's Worker.create defaults too (src/worker-defaults.ts); else the SDK's. */
+  baselineWorkerSettings: 'BENCH_BASELINE_WORKER_SETTINGS',
 } as const;

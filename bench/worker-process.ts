@@ -3,6 +3,7 @@
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { contentStoreFromEnvironment } from '../src/store';
 import { createTollgateWorker } from '../src/worker';
+import { tollgateWorkerDefaults } from '../src/worker-defaults';
 import type { BaselineActivities } from './baseline-activities';
 import { createBenchTools } from './bench-tools';
 import { nowMs } from './clock';
@@ -56,6 +57,9 @@ async function main(): Promise<void> {
             taskQueue,
             workflowBundle,
             activities: system === 'handLoop' ? createHandLoopActivities(model, reportToolStart) : baselineActivities,
+            // The SDK's defaults, as a team would start from; or Tollgate's, to compare like with like.
+            ...(process.env[workerEnvironment.baselineWorkerSettings] === 'tollgate' &&
+              tollgateWorkerDefaults({ maxCachedWorkflows })),
             maxCachedWorkflows,
           });
     await worker.runUntil(

@@ -8,6 +8,7 @@ import {
 import { temporalSettingsFromEnvironment } from './client/temporal-settings';
 import { isTemporalPreflightError, preflightOrExit } from './client/temporal-preflight';
 import { refuseSecondTemporalSdk } from './one-temporal-sdk';
+import { tollgateWorkerDefaults } from './worker-defaults';
 import {
   acceptUnsignedDecisionsFromEnvironment,
   decisionSigningOf,
@@ -107,6 +108,12 @@ export interface TollgateWorkerOptions {
    * `tollgateWorkflowBundleOptions()`. The workflow sources are bundled otherwise.
    */
   workflowBundle?: WorkerOptions['workflowBundle'];
+  /**
+   * How long (ms) the worker remembers that its task queue has no grant ledger (nobody has given a standing grant),
+   * asking a person without consulting the ledger meanwhile. Default 2,000; 0 consults it for every call that asks.
+   * The worker forgets as soon as it checks a grant's terms; see docs/asking-less.md.
+   */
+  missingLedgerMemoryMs?: number;
   /** Passed through to `Worker.create`. */
   workerOptions?: Partial<WorkerOptions>;
 }
@@ -255,10 +262,13 @@ async function createWorker(
       ...(options.activityLimits && { activityLimits: options.activityLimits }),
       ...(options.auditRecords && { auditRecords: options.auditRecords }),
       ...(options.planApproval === true && { planApproval: true }),
+      ...(options.missingLedgerMemoryMs !== undefined && { missingLedgerMemoryMs: options.missingLedgerMemoryMs }),
     }),
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
       : { workflowsPath: bundling.workflowsPath, bundlerOptions: { preloadModules: bundling.preloadModules } }),
+    // Fewer workflow tasks held at once and a longer sticky queue timeout: no timeouts in a burst (src/worker-defaults.ts).
+    ...tollgateWorkerDefaults(options.workerOptions),
     // The model step heartbeats its streamed text; a chat sees it only as often as heartbeats are sent.
     maxHeartbeatThrottleInterval: '250ms',
     defaultHeartbeatThrottleInterval: '250ms',

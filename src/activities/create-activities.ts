@@ -14,7 +14,8 @@ import type { ApprovalNotifier } from '../notifications/notification-types';
 import { createToolActivities } from './tools/tool-activities';
 import { createTurnActivities } from './turn/turn-activities';
 import type { SharedRecords } from '../store/shared-records';
-import { claimGrantThroughLedger, createGrantActivities, type GrantActivities } from './grants/grant-activities';
+import { claimingGrantsThroughLedger, createGrantActivities, type GrantActivities } from './grants/grant-activities';
+import { MissingLedgerMemory } from './grants/missing-ledger-memory';
 import { recordingGrantUses } from './grants/record-grant-uses';
 import type { TurnActivities } from './turn-activity-types';
 
@@ -61,6 +62,11 @@ export function createActivities(options: {
   activityLimits?: TurnActivityLimits;
   /** Consult standing grants before asking a person (default true); see docs/asking-less.md. */
   standingGrants?: boolean;
+  /**
+   * How long (ms) this worker remembers that its task queue has no grant ledger, and asks a person without claiming
+   * (default 2,000; 0: every call that asks claims). It forgets as soon as it hears of a grant; see docs/asking-less.md.
+   */
+  missingLedgerMemoryMs?: number;
   /** The gateways' shared audit records: each call a standing grant let through is written there for `GET /v1/audit`. */
   auditRecords?: SharedRecords;
   /** Offer the model the built-in `proposePlan` tool (default false); see docs/asking-less.md. */
@@ -73,12 +79,18 @@ export function createActivities(options: {
     : (options.tools as ToolRegistry);
   const callModel = callModelThrough({ client, defaultModel: options.model.model });
   const { executeTool, validateToolOutput, validateToolInput } = createToolActivities(registry);
+  const ledgerMemory = new MissingLedgerMemory(options.missingLedgerMemoryMs);
+  const claimGrant = claimingGrantsThroughLedger(ledgerMemory);
   return {
     validateToolInput,
     validateToolOutput: storingLargeOutputs(validateToolOutput, options.store),
     notifyApproval: createNotifyApproval(options.notifiers ?? []),
     awaitTurnOutcome,
-    ...createGrantActivities({ registry, policy: options.policy ?? {} }),
+    ...createGrantActivities({
+      registry,
+      policy: options.policy ?? {},
+      heardOfGrant: () => ledgerMemory.heardOfGrant(),
+    }),
     ...createTurnActivities({
       registry,
       store: options.store,
@@ -89,9 +101,7 @@ export function createActivities(options: {
       ...(options.onToolApproval && { onToolApproval: options.onToolApproval }),
       ...(options.activityLimits && { activityLimits: options.activityLimits }),
       ...(options.standingGrants !== false && {
-        claimGrant: options.auditRecords
-          ? recordingGrantUses(claimGrantThroughLedger, options.auditRecords)
-          : claimGrantThroughLedger,
+        claimGrant: options.auditRecords ? recordingGrantUses(claimGrant, options.auditRecords) : claimGrant,
       }),
       ...(options.planApproval === true && { planApproval: true }),
     }),

@@ -105,10 +105,15 @@ export class GrantLedgerClient {
 
   /** Lets a call through on a covering grant (one use), or `{ covered: false }` when none covers it. */
   async claim(input: LedgerClaimInput): Promise<GrantClaim> {
+    return (await this.claimIfLedger(input)) ?? { covered: false };
+  }
+
+  /** As {@link claim}, but undefined when the task queue has no ledger (nobody has granted anything yet). */
+  async claimIfLedger(input: LedgerClaimInput): Promise<GrantClaim | undefined> {
     try {
       return await this.client.workflow.getHandle(this.workflowId).executeUpdate(claimGrantUpdate, { args: [input] });
     } catch (error) {
-      if (isNotFound(error)) return { covered: false };
+      if (isNotFound(error)) return undefined;
       throw ledgerError(error);
     }
   }

@@ -1,4 +1,6 @@
 import { GrantLedgerClient } from '../../../src/client';
+import { GrantBook } from '../../../src/workflows/grants/grant-book';
+import { grantLedgerWorkflowId, grantLedgerWorkflowType } from '../../../src/workflows/grants/grant-ledger-definitions';
 import type { OperatorPolicy } from '../../../src/policy';
 import type { GrantTerms } from '../../../src/protocol';
 import { createTollgateWorker } from '../../../src/worker';
@@ -224,5 +226,94 @@ describe('standing grants', () => {
     expect(await refusal({ tools: ['nosuchtool'] })).toMatch(/^refused: No tool "nosuchtool"/);
     expect(await refusal({ tools: ['deleteFile'], uses: undefined })).toMatch(/^invalid: .*bounded/);
     expect(await grants.list()).toHaveLength(before);
+  });
+});
+
+describe('a task queue without a grant ledger', () => {
+  /** A worker of its own on a task queue nobody has granted anything on, remembering a missing ledger that long. */
+  async function workerOnFreshQueue(missingLedgerMemoryMs: number) {
+    const fresh = await createTestEnvironment({ tools, policy, startWorker: false });
+    const connection = await NativeConnection.connect({ address: fresh.address });
+    const worker = await createTollgateWorker({
+      connection,
+      taskQueue: fresh.taskQueue,
+      tools,
+      policy,
+      approvalSecret: testApprovalSecret,
+      acceptUnsignedDecisions: true,
+      model: { baseURL: fresh.model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },
+      workflowBundle: { codePath: workflowBundlePath() },
+      workerOptions: { shutdownGraceTime: '1s' },
+      missingLedgerMemoryMs,
+    });
+    const running = worker.run();
+    return {
+      fresh,
+      async close() {
+        worker.shutdown();
+        await running;
+        await connection.close();
+        await fresh.close();
+      },
+    };
+  }
+
+  it('uses a grant given right after a call found no ledger: the worker that checked the grant forgets at once', async () => {
+    // An hour: only hearing of the grant can make this worker claim again within the test.
+    const { fresh, close } = await workerOnFreshQueue(3_600_000);
+    try {
+      const first = await deletingTurn(uniqueMarker(), 'tmp/a', 'bo', fresh);
+      expect(await waitForPending(first, 1)).toHaveLength(1);
+      const grant = await new GrantLedgerClient(fresh.client, fresh.taskQueue).grant(
+        { person: 'ana' },
+        { tools: ['deleteFile'], scope: everyone, uses: 5 },
+      );
+      const marker = uniqueMarker();
+      const result = await (await deletingTurn(marker, 'tmp/b', 'bo', fresh)).result();
+      expect(result.audit).toEqual([
+        expect.objectContaining({ via: 'grant', grant: expect.objectContaining({ grantId: grant.grantId }) }),
+      ]);
+      expect(runsOf(`${marker}-del`)).toHaveLength(1);
+      await first.terminate('test over');
+    } finally {
+      await close();
+    }
+  });
+
+  it('uses a grant this worker never heard of once its memory of the missing ledger has passed', async () => {
+    const memoryMs = 1_000;
+    const { fresh, close } = await workerOnFreshQueue(memoryMs);
+    try {
+      const first = await deletingTurn(uniqueMarker(), 'tmp/a', 'bo', fresh);
+      expect(await waitForPending(first, 1)).toHaveLength(1);
+      // The ledger starts elsewhere, with a grant another worker checked: this one hears nothing of it.
+      const book = new GrantBook();
+      const grant = book.grant(
+        {
+          grantId: 'grant-from-elsewhere',
+          terms: { tools: ['deleteFile'], scope: everyone, uses: 5 },
+          grantedBy: 'ana',
+          grantedByNames: ['ana'],
+        },
+        new Date(),
+      );
+      await fresh.client.workflow.start(grantLedgerWorkflowType, {
+        workflowId: grantLedgerWorkflowId(fresh.taskQueue),
+        taskQueue: fresh.taskQueue,
+        args: [book.snapshot()],
+      });
+      // The first turn's claim was answered before it asked; its memory has ended once this much more has passed.
+      await new Promise((resolve) => setTimeout(resolve, memoryMs + 100));
+      const marker = uniqueMarker();
+      const result = await (await deletingTurn(marker, 'tmp/b', 'bo', fresh)).result();
+      expect(result.audit).toEqual([
+        expect.objectContaining({ via: 'grant', grant: expect.objectContaining({ grantId: grant.grantId }) }),
+      ]);
+      expect(runsOf(`${marker}-del`)).toHaveLength(1);
+      await first.terminate('test over');
+      await fresh.client.workflow.getHandle(grantLedgerWorkflowId(fresh.taskQueue)).terminate('test over');
+    } finally {
+      await close();
+    }
   });
 });
