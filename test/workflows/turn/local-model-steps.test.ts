@@ -26,6 +26,17 @@ type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 const localActivityMarkers = (events: HistoryEvent[]) =>
   events.filter((event) => event.markerRecordedEventAttributes?.markerName === 'core_local_activity');
 
+/**
+ * Workflow tasks that only kept a long local activity alive: a worker whose local activity runs past most of the
+ * workflow task's timeout completes the task with no commands and takes the next (three events), so that a slow
+ * machine does not time the task out. Such a task's completion is followed directly by the next task's scheduling.
+ */
+const heartbeatWorkflowTasks = (events: HistoryEvent[]) =>
+  events.filter(
+    (event, index) =>
+      event.workflowTaskCompletedEventAttributes && events[index + 1]?.workflowTaskScheduledEventAttributes,
+  ).length;
+
 describe("agentTurn with modelSteps: 'local'", () => {
   it('runs each model step as a local activity: an approved call in 20 history events, the tool still an activity', async () => {
     const marker = uniqueMarker();
@@ -52,8 +63,9 @@ describe("agentTurn with modelSteps: 'local'", () => {
     const events = (await handle.fetchHistory()).events ?? [];
     expect(scheduledActivities(events)).toEqual(['runTool']);
     expect(localActivityMarkers(events)).toHaveLength(2);
-    // 30 with model steps as activities: each step saves its three activity events and a workflow task.
-    expect(events.length).toBeLessThanOrEqual(20);
+    // 30 with model steps as activities: each step saves its three activity events and a workflow task. On a busy
+    // machine a model step can outlast most of a workflow task's timeout and add a heartbeat task: not counted.
+    expect(events.length - 3 * heartbeatWorkflowTasks(events)).toBeLessThanOrEqual(20);
   });
 
   it('retries a local model step after a 500 and a 429, and fails at once on a 400 with the reason', async () => {
