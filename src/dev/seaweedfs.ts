@@ -89,62 +89,78 @@ export async function startSeaweedFs(options: SeaweedFsOptions): Promise<Seaweed
   const weed = await findOrInstallWeed(options.log);
   const bucket = options.bucket ?? 'tollgate';
   mkdirSync(options.folder, { recursive: true });
-  const ports: Record<string, number> = {};
-  for (const name of [
-    'master.port',
-    'master.port.grpc',
-    'volume.port',
-    'volume.port.grpc',
-    'filer.port',
-    'filer.port.grpc',
-    's3.port',
-    's3.port.grpc',
-    'admin.port',
-    'admin.port.grpc',
-  ]) {
-    ports[name] = await findFreePort('127.0.0.1');
-  }
   const accessKeyId = 'tollgate-test';
   const secretAccessKey = 'tollgate-test-secret';
-  const args = [
-    'mini',
-    `-dir=${options.folder}`,
-    `-bucket=${bucket}`,
-    '-ip=127.0.0.1',
-    '-ip.bind=127.0.0.1',
-    '-master.telemetry=false',
-    '-admin.ui=false',
-    '-webdav=false',
-    '-s3.port.iceberg=0',
-    '-s3.port.lance=0',
-    ...Object.entries(ports).map(([name, port]) => `-${name}=${port}`),
-  ];
-  const server = await spawnServerProcess(weed, args, options.log ?? (() => undefined), {
-    ...process.env,
-    AWS_ACCESS_KEY_ID: accessKeyId,
-    AWS_SECRET_ACCESS_KEY: secretAccessKey,
-  });
-  const endpoint = `http://127.0.0.1:${ports['s3.port']}`;
-  try {
-    await waitForBucket(server, endpoint, bucket, accessKeyId, secretAccessKey, options.startTimeoutMs ?? 60_000);
-  } catch (error) {
-    await server.kill();
-    throw error;
-  }
-  return {
-    endpoint,
-    bucket,
-    accessKeyId,
-    secretAccessKey,
-    environment: (prefix = '') => ({
-      TOLLGATE_STORE_URL: `s3://${bucket}/${prefix}`,
-      AWS_ENDPOINT_URL_S3: endpoint,
-      AWS_REGION: 'us-east-1',
+  for (let attempt = 1; ; attempt += 1) {
+    const ports: Record<string, number> = {};
+    for (const name of seaweedFsPorts) ports[name] = await findFreePort('127.0.0.1');
+    const args = [
+      'mini',
+      `-dir=${options.folder}`,
+      `-bucket=${bucket}`,
+      '-ip=127.0.0.1',
+      '-ip.bind=127.0.0.1',
+      '-master.telemetry=false',
+      '-admin.ui=false',
+      '-webdav=false',
+      '-s3.port.iceberg=0',
+      '-s3.port.lance=0',
+      ...Object.entries(ports).map(([name, port]) => `-${name}=${port}`),
+    ];
+    const server = await spawnServerProcess(weed, args, options.log ?? (() => undefined), {
+      ...process.env,
       AWS_ACCESS_KEY_ID: accessKeyId,
       AWS_SECRET_ACCESS_KEY: secretAccessKey,
-    }),
-    stop: () => server.stop(),
-  };
+    });
+    const endpoint = `http://127.0.0.1:${ports['s3.port']}`;
+    try {
+      await waitForBucket(server, endpoint, bucket, accessKeyId, secretAccessKey, options.startTimeoutMs ?? 60_000);
+    } catch (error) {
+      await server.kill();
+      // Another process took one of the ten ports between their choice here and the server's bind: choose again.
+      if (attempt < portRaceAttempts && server.exitedWith && lostAPortRace(server.recentOutput())) continue;
+      throw error;
+    }
+    return {
+      endpoint,
+      bucket,
+      accessKeyId,
+      secretAccessKey,
+      environment: (prefix = '') => ({
+        TOLLGATE_STORE_URL: `s3://${bucket}/${prefix}`,
+        AWS_ENDPOINT_URL_S3: endpoint,
+        AWS_REGION: 'us-east-1',
+        AWS_ACCESS_KEY_ID: accessKeyId,
+        AWS_SECRET_ACCESS_KEY: secretAccessKey,
+      }),
+      stop: () => server.stop(),
+    };
+  }
+}
+
+/** The ports `weed mini` listens on, every one chosen by {@link startSeaweedFs}. */
+const seaweedFsPorts = [
+  'master.port',
+  'master.port.grpc',
+  'volume.port',
+  'volume.port.grpc',
+  'filer.port',
+  'filer.port.grpc',
+  's3.port',
+  's3.port.grpc',
+  'admin.port',
+  'admin.port.grpc',
+];
+
+/** How many times {@link startSeaweedFs} chooses ports when the server loses one of them to another process. */
+const portRaceAttempts = 3;
+
+/**
+ * Whether a `weed` server that exited during start-up did so because a port chosen for it was taken by then (a free
+ * port is only free until someone binds it: an outgoing connection of any process may get it as its own).
+ */
+export function lostAPortRace(output: string): boolean {
+  return /bind: address already in use/.test(output);
 }
 
 async function waitForBucket(
