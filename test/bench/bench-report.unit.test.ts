@@ -2,6 +2,7 @@ import type { BenchReport, SystemFigures } from '../../bench/bench-report';
 import { renderText, spreadOf, turnsPerCpuSecond } from '../../bench/bench-report';
 import type { BurstResult } from '../../bench/measure-burst';
 import { decisionPhasesOf } from '../../bench/wait-phases';
+import { benchReport } from './bench-report-fixture';
 
 const summary = (p50: number) => ({ count: 10, p50, p95: p50 * 2 });
 
@@ -29,30 +30,7 @@ function figures(...rounds: BurstResult[]): SystemFigures {
 }
 
 function report(parts: Pick<BenchReport, 'baseline' | 'handLoop' | 'tollgate'>): BenchReport {
-  return {
-    date: '2026-11-27T00:00:00.000Z',
-    machine: { cpu: 'test', cores: 2, memoryGiB: 4, platform: 'Linux', node: '20' },
-    options: {
-      turns: 100,
-      steps: [],
-      only: ['burst'],
-      latencySamples: 1,
-      historySamples: 1,
-      maxCachedWorkflows: 200,
-      startConcurrency: 50,
-      decisions: ['update'],
-      inFlight: 100,
-      rounds: 3,
-      warmUpTurns: 10,
-      modelSteps: ['activity'],
-      scaleTurns: 100,
-      storeSteps: 1,
-    },
-    growth: [],
-    modelFailures: [],
-    durationMs: 1,
-    ...parts,
-  };
+  return benchReport(['burst'], parts);
 }
 
 describe('the bench report against both baselines', () => {

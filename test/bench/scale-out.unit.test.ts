@@ -7,6 +7,7 @@ import { perUnit } from '../../bench/measure-store-cost';
 import { CountingProxy } from '../../bench/counting-proxy';
 import { workerSwitchesOf } from '../../bench/worker-switches';
 import { visibilityWritesOf } from '../../bench/history-size';
+import { benchReport } from './bench-report-fixture';
 
 const summary = (p50: number) => ({ count: 10, p50, p95: p50 * 2 });
 
@@ -34,33 +35,7 @@ function burst(toolsPerSecond: number, workerCpuMs: number, wholeCpuMs: number, 
 }
 
 function scaleReport(results: ScaleOutResult[]): BenchReport {
-  return {
-    date: '2026-11-27T00:00:00.000Z',
-    machine: { cpu: 'test', cores: 2, memoryGiB: 4, platform: 'Linux', node: '20' },
-    options: {
-      turns: 100,
-      steps: [],
-      only: ['scale'],
-      latencySamples: 1,
-      historySamples: 1,
-      maxCachedWorkflows: 200,
-      startConcurrency: 50,
-      decisions: ['update'],
-      inFlight: 100,
-      rounds: 3,
-      warmUpTurns: 10,
-      modelSteps: ['activity'],
-      scaleTurns: 100,
-      storeSteps: 1,
-    },
-    baseline: {},
-    handLoop: {},
-    tollgate: {},
-    growth: [],
-    scaleOut: { channel: 'update', turns: 100, results },
-    modelFailures: [],
-    durationMs: 1,
-  };
+  return benchReport(['scale'], { scaleOut: { channel: 'update', turns: 100, results } });
 }
 
 const lineWith = (text: string, part: string) => text.split('\n').find((line) => line.includes(part)) as string;

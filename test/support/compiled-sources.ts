@@ -7,7 +7,7 @@
 // those children run plain Node on it. Entry points a user runs through tsx themselves (`npm run dev`, `npm run
 // worker`) are still started that way, as users start them.
 import { build } from 'esbuild';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
 
 const repository = path.resolve(__dirname, '../..');
@@ -43,7 +43,6 @@ export async function compileSourcesForChildProcesses(folder: string): Promise<v
   });
   const launcher = 'src/tools/workspace/outbound-network.sh';
   cpSync(path.join(repository, launcher), path.join(folder, launcher));
-  mkdirSync(folder, { recursive: true });
   if (!existsSync(path.join(folder, 'examples')))
     symlinkSync(path.join(repository, 'examples'), path.join(folder, 'examples'));
   process.env[compiledVariable] = folder;

@@ -40,6 +40,22 @@ afterEach(async () => {
     if (grant.revokedAt === undefined) await grants.revoke(grant.grantId, 'test');
 });
 
+/** A worker of this file's tools and policy beside the environment's own, on `on`'s task queue. */
+function anotherWorker(on: TestEnvironment, connection: NativeConnection, missingLedgerMemoryMs?: number) {
+  return createTollgateWorker({
+    connection,
+    taskQueue: on.taskQueue,
+    tools,
+    policy,
+    approvalSecret: testApprovalSecret,
+    acceptUnsignedDecisions: true,
+    model: { baseURL: on.model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },
+    workflowBundle: { codePath: workflowBundlePath() },
+    workerOptions: { shutdownGraceTime: '1s' },
+    ...(missingLedgerMemoryMs !== undefined && { missingLedgerMemoryMs }),
+  });
+}
+
 const runsOf = (toolCallId: string) => runs.filter((run) => run.toolCallId === toolCallId);
 const everyone = { type: 'everyone' } as const;
 
@@ -117,17 +133,7 @@ describe('standing grants', () => {
 
   it('counts the last use once when turns on two workers race for it: one runs, the others ask', async () => {
     const connection = await NativeConnection.connect({ address: environment.address });
-    const second = await createTollgateWorker({
-      connection,
-      taskQueue: environment.taskQueue,
-      tools,
-      policy,
-      approvalSecret: testApprovalSecret,
-      acceptUnsignedDecisions: true,
-      model: { baseURL: environment.model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },
-      workflowBundle: { codePath: workflowBundlePath() },
-      workerOptions: { shutdownGraceTime: '1s' },
-    });
+    const second = await anotherWorker(environment, connection);
     const running = second.run();
     try {
       const grant = await grantDeletes({
@@ -234,18 +240,7 @@ describe('a task queue without a grant ledger', () => {
   async function workerOnFreshQueue(missingLedgerMemoryMs: number) {
     const fresh = await createTestEnvironment({ tools, policy, startWorker: false });
     const connection = await NativeConnection.connect({ address: fresh.address });
-    const worker = await createTollgateWorker({
-      connection,
-      taskQueue: fresh.taskQueue,
-      tools,
-      policy,
-      approvalSecret: testApprovalSecret,
-      acceptUnsignedDecisions: true,
-      model: { baseURL: fresh.model.baseURL, apiKey: 'test', model: 'tollgate-scripted' },
-      workflowBundle: { codePath: workflowBundlePath() },
-      workerOptions: { shutdownGraceTime: '1s' },
-      missingLedgerMemoryMs,
-    });
+    const worker = await anotherWorker(fresh, connection, missingLedgerMemoryMs);
     const running = worker.run();
     return {
       fresh,
