@@ -1,45 +1,91 @@
-// Jest's runtime (jest.config.js `runtime`) with two costs taken out of every test file. Plain CommonJS: Jest
-// requires it with Node's own `require`.
+// Jest's runtime (jest.config.js `runtime`) with costs taken out of every test file. Plain CommonJS: Jest requires it
+// with Node's own `require`.
 //
-// - V8's code cache, kept for the life of each Jest worker process. Jest gives every test file its own module
-//   registry, so a worker that runs forty test files compiled Temporal's SDK, zod, fastify, the AWS SDK and all of src
-//   forty times: Jest compiles with vm.compileFunction, which V8's in-memory compilation cache does not serve. Here the
-//   first compilation of a module in a worker also produces V8's code cache for it, and later compilations of the
-//   same source (same file, same content hash) start from it. What runs is unchanged: each test file still gets fresh
-//   module instances in its own context; only the parsing is shared.
-// - The deep copy of a test file's coverage. Jest copies the test context's `__coverage__` property by property
-//   before sending it on; test/support/coverage-environment.ts already hands over a fresh object that nothing in the
-//   test file can reach any more, and copying it took about half a second per test file.
+// Jest gives every test file its own module registry, so a Jest worker process that runs forty test files loads
+// Temporal's SDK, zod, fastify, the AWS SDK and all of src forty times, and before running each module it redid, for
+// every test file, work whose result cannot differ within one run. That work is now done once per worker process:
+//
+// - Compiling: Jest compiles each module with vm.compileFunction, which V8's in-memory cache does not serve. Here it
+//   is compiled as a script of the same function (same lines and columns), and when a second test file compiles the
+//   same source, V8's code cache is made from the first one's script: by then it holds every function the first file
+//   ran, where a cache made at compile time holds only the top-level code. Later compilations start from that cache.
+// - Resolving: where `require(x)` from a file leads (Jest keeps this per test file). A module that is not found is
+//   not remembered.
+// - Transforming: reading the file, hashing it to find Jest's cached transform, reading that and its source map
+//   comment. The result is kept per file and transform options, and used again while the file's size and
+//   modification time are the same.
+//
+// What runs is unchanged: each test file still gets fresh module instances in its own context, from the same code.
+//
+// It also hands a test file's coverage to Jest without Jest's deep copy: test/support/coverage-environment.ts already
+// hands over a fresh object that nothing in the test file can reach any more, and copying it took about half a second
+// per test file.
 const vm = require('node:vm');
-const { createHash } = require('node:crypto');
+const { statSync } = require('node:fs');
 const Runtime = require('jest-runtime').default;
 
 /** Marks the object test/support/coverage-environment.ts hands over (a symbol: never serialized with it). */
 const handedOver = Symbol.for('tollgate.test.coverageHandedOver');
 
 const compileFunction = vm.compileFunction;
-/** file name -> the content hash of the source it was compiled from, and V8's cache for it */
+/** file name -> the source it was compiled from, and V8's cache for it (or the first script, until it is made) */
 const compiled = new Map();
 
-vm.compileFunction = function compileFunctionWithCodeCache(code, params, options) {
+/** vm.compileFunction through V8's code cache: see the top of this file. */
+function compileWithCodeCache(code, params, options) {
   const filename = options?.filename;
-  if (typeof filename !== 'string' || typeof code !== 'string' || options.cachedData || options.produceCachedData) {
+  if (
+    typeof filename !== 'string' ||
+    typeof code !== 'string' ||
+    !options.parsingContext ||
+    options.cachedData ||
+    options.produceCachedData ||
+    options.contextExtensions
+  ) {
     return compileFunction.call(vm, code, params, options);
   }
-  const hash = createHash('sha1').update(code).digest('base64');
-  const known = compiled.get(filename);
-  if (known?.hash === hash) {
-    const fn = compileFunction.call(vm, code, params, { ...options, cachedData: known.cache });
-    // V8 refuses a cache made under other flags: compiled from source then, and a new cache made next time.
-    if (fn.cachedDataRejected) compiled.delete(filename);
-    return fn;
+  let known = compiled.get(filename);
+  if (known && known.code !== code) known = undefined;
+  if (known?.script) {
+    known.cache = known.script.createCachedData();
+    known.script = undefined;
   }
-  const fn = compileFunction.call(vm, code, params, { ...options, produceCachedData: true });
-  if (fn.cachedData) compiled.set(filename, { hash, cache: fn.cachedData });
-  return fn;
-};
+  // The function's header on a line of its own, before the first (lineOffset -1): stack traces and source maps see the
+  // module's own lines and columns, as with compileFunction.
+  const script = new vm.Script(`(function (${(params ?? []).join(', ')}) {\n${code}\n})`, {
+    filename,
+    lineOffset: -1,
+    cachedData: known?.cache,
+    importModuleDynamically: options.importModuleDynamically,
+  });
+  if (!known || script.cachedDataRejected) compiled.set(filename, { code, script });
+  return script.runInContext(options.parsingContext);
+}
+// Once per process: a second copy of this file (its unit test's) leaves the first in place.
+const patched = Symbol.for('tollgate.test.compileWithCodeCache');
+if (!vm.compileFunction[patched]) vm.compileFunction = Object.assign(compileWithCodeCache, { [patched]: true });
+
+/** Whether later compilations of `filename` start from V8's code cache (for the unit test beside this file). */
+function hasCodeCache(filename) {
+  return compiled.get(filename)?.cache !== undefined;
+}
+
+/** `from\0request` -> the file it resolved to, for every test file this worker runs (Jest's own key and value). */
+const resolved = new Map();
+/** file name and transform options -> the file's size and modification time, and Jest's transform of it */
+const transformed = new Map();
 
 class TestRuntime extends Runtime {
+  constructor(...args) {
+    super(...args);
+    // Jest's internals as of the version package-lock.json pins; with another shape, Jest's own behaviour stays.
+    if (this._resolution?.cjsCache instanceof Map) this._resolution.cjsCache = resolved;
+    const cache = this.transformCache;
+    if (typeof cache?.transform === 'function' && cache.transforms instanceof Map && cache.sourceMaps instanceof Map) {
+      cache.transform = keptTransform(cache, cache.transform.bind(cache));
+    }
+  }
+
   getAllCoverageInfoCopy() {
     const coverage = this._environment.global.__coverage__;
     // Only the environment's own hand-over is passed on uncopied; anything else is copied as Jest would.
@@ -47,4 +93,27 @@ class TestRuntime extends Runtime {
   }
 }
 
+/** Jest's TransformCache.transform for one test file, through {@link transformed}. */
+function keptTransform(cache, transform) {
+  return (filename, options) => {
+    if (options?.isInternalModule) return transform(filename, options);
+    const key = `${filename}\0${JSON.stringify(options ?? {})}`;
+    const stat = statSync(filename, { throwIfNoEntry: false });
+    const known = transformed.get(key);
+    let file = known && stat && known.size === stat.size && known.mtimeMs === stat.mtimeMs ? known.file : undefined;
+    if (file) {
+      // What Jest's own transform records for the test file (coverage and stack traces read these).
+      cache.transforms.set(filename, file);
+      if (file.sourceMapPath) cache.sourceMaps.set(filename, file.sourceMapPath);
+      return file.code;
+    }
+    const code = transform(filename, options);
+    file = cache.transforms.get(filename);
+    if (stat && file?.code === code) transformed.set(key, { size: stat.size, mtimeMs: stat.mtimeMs, file });
+    return code;
+  };
+}
+
 module.exports = TestRuntime;
+// For test/support/test-runtime.unit.test.ts.
+Object.assign(module.exports, { compileWithCodeCache, hasCodeCache, keptTransform });

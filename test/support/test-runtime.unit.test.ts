@@ -1,0 +1,133 @@
+import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import vm from 'node:vm';
+
+// The test runtime's shared work (test/support/test-runtime.js): what a test file runs must be what it would run
+// without it.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const runtime = require('./test-runtime.js') as {
+  compileWithCodeCache: (
+    code: string,
+    params: string[],
+    options: vm.CompileFunctionOptions,
+  ) => (...args: unknown[]) => unknown;
+  hasCodeCache: (filename: string) => boolean;
+  keptTransform: (cache: FakeTransformCache, transform: (filename: string, options?: object) => string) => Transform;
+};
+type Transform = (filename: string, options?: object) => string;
+interface TransformedFile {
+  code: string;
+  sourceMapPath?: string;
+}
+interface FakeTransformCache {
+  transforms: Map<string, TransformedFile>;
+  sourceMaps: Map<string, string>;
+}
+
+const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-test-runtime-'));
+
+describe('compiling through the code cache', () => {
+  const filename = path.join(folder, 'module.js');
+  const source = [
+    'const twice = (n) => n * 2;',
+    'exports.run = (n) => {',
+    '  if (n < 0) throw new Error("negative");',
+    '  return twice(n);',
+    '};',
+  ].join('\n');
+  const load = () => {
+    const context = vm.createContext({});
+    const fn = runtime.compileWithCodeCache(source, ['exports'], { filename, parsingContext: context });
+    const exports: { run?: (n: number) => number } = {};
+    fn.call(undefined, exports);
+    return exports.run!;
+  };
+
+  it("keeps the module's own lines in stack traces, and its parameters", () => {
+    const run = load();
+    expect(run(21)).toBe(42);
+    let stack = '';
+    try {
+      run(-1);
+    } catch (error) {
+      stack = (error as Error).stack ?? '';
+    }
+    expect(stack).toContain(`${filename}:3:`);
+  });
+
+  it('makes the cache once a second test file compiles the same source, and runs the same code from it', () => {
+    expect(runtime.hasCodeCache(filename)).toBe(false);
+    const run = load();
+    expect(runtime.hasCodeCache(filename)).toBe(true);
+    expect(run(5)).toBe(10);
+    expect(load()(-0)).toBe(-0);
+  });
+
+  it('compiles changed source from scratch', () => {
+    const context = vm.createContext({});
+    const fn = runtime.compileWithCodeCache('exports.run = () => "changed";', ['exports'], {
+      filename,
+      parsingContext: context,
+    });
+    const exports: { run?: () => string } = {};
+    fn.call(undefined, exports);
+    expect(exports.run!()).toBe('changed');
+    expect(runtime.hasCodeCache(filename)).toBe(false);
+  });
+});
+
+describe('keeping transforms between test files', () => {
+  function transformCounting() {
+    const calls: string[] = [];
+    const cache: FakeTransformCache = { transforms: new Map(), sourceMaps: new Map() };
+    const transform = (filename: string) => {
+      calls.push(filename);
+      const file = { code: `transformed ${calls.length}`, sourceMapPath: `${filename}.map` };
+      cache.transforms.set(filename, file);
+      cache.sourceMaps.set(filename, file.sourceMapPath);
+      return file.code;
+    };
+    return { calls, cache, transform };
+  }
+
+  it("uses a file's transform again in the next test file, and records it there as Jest would", () => {
+    const filename = path.join(folder, 'kept.ts');
+    writeFileSync(filename, 'export const a = 1;');
+    const first = transformCounting();
+    expect(runtime.keptTransform(first.cache, first.transform)(filename, { supportsStaticESM: false })).toBe(
+      'transformed 1',
+    );
+    const second = transformCounting();
+    expect(runtime.keptTransform(second.cache, second.transform)(filename, { supportsStaticESM: false })).toBe(
+      'transformed 1',
+    );
+    expect(second.calls).toEqual([]);
+    expect(second.cache.transforms.get(filename)?.code).toBe('transformed 1');
+    expect(second.cache.sourceMaps.get(filename)).toBe(`${filename}.map`);
+  });
+
+  it('transforms again when the file changed, or with other options', () => {
+    const filename = path.join(folder, 'changing.ts');
+    writeFileSync(filename, 'export const a = 1;');
+    const first = transformCounting();
+    runtime.keptTransform(first.cache, first.transform)(filename, {});
+    writeFileSync(filename, 'export const a = 2;');
+    utimesSync(filename, new Date(), new Date(Date.now() + 5_000));
+    const second = transformCounting();
+    runtime.keptTransform(second.cache, second.transform)(filename, {});
+    expect(second.calls).toEqual([filename]);
+    const third = transformCounting();
+    runtime.keptTransform(third.cache, third.transform)(filename, { instrument: true });
+    expect(third.calls).toEqual([filename]);
+  });
+
+  it("never keeps Jest's internal modules", () => {
+    const filename = path.join(folder, 'internal.js');
+    writeFileSync(filename, 'module.exports = 1;');
+    const first = transformCounting();
+    runtime.keptTransform(first.cache, first.transform)(filename, { isInternalModule: true });
+    runtime.keptTransform(first.cache, first.transform)(filename, { isInternalModule: true });
+    expect(first.calls).toEqual([filename, filename]);
+  });
+});
