@@ -13,7 +13,8 @@ const repository = path.resolve(__dirname, '../..');
 const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-dev-'));
 const workspace = path.join(folder, 'workspace');
 let ports: DevPorts;
-const dev = () => ({ stateFolder: path.join(folder, 'state'), workspace, ports });
+// Bundles on its first start, as a new user's does (the other dev-stack tests start from the run's shared bundle).
+const dev = () => ({ stateFolder: path.join(folder, 'state'), workspace, ports, bundle: 'own' as const });
 
 describe('npm run dev', () => {
   let running: DevProcess | undefined;

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { freeStablePort } from './stable-ports';
 import { waitFor } from './test-environment';
@@ -31,6 +32,12 @@ export interface DevStackOptions {
   ports: DevPorts;
   /** More variables, on top of a clean development environment. */
   environment?: Record<string, string>;
+  /**
+   * `'shared'` (the default): a state folder without a workflow bundle starts with the one an earlier `npm run dev` of
+   * this test run made, as a user's restart does (bundling takes most of a start's CPU, and the code is the same for
+   * the whole run). `'own'`: it bundles, as a first start does.
+   */
+  bundle?: 'shared' | 'own';
 }
 
 /** Free ports on this machine for one `npm run dev`, below the ephemeral range: tests stop and start it again on them. */
@@ -49,6 +56,7 @@ export async function freeDevPorts(): Promise<DevPorts> {
  */
 export function spawnDev(options: DevStackOptions): DevProcess {
   const { ports } = options;
+  if (options.bundle !== 'own') takeSharedBundle(options.stateFolder);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/dev/dev.ts'], {
     cwd: repository,
     env: {
@@ -86,7 +94,44 @@ export async function startDev(options: DevStackOptions): Promise<DevProcess> {
     (text) => text.includes('Tollgate is running.'),
     60_000,
   );
+  shareBundle(options.stateFolder);
   return dev;
+}
+
+/** The folder where this test run's `npm run dev` starts share their workflow bundle (beside the run's own bundle). */
+function sharedBundleFolder(): string | undefined {
+  const runBundle = process.env.TOLLGATE_TEST_WORKFLOW_BUNDLE;
+  return runBundle && runBundle.replace(/\.js$/, '-dev-stacks');
+}
+
+/** The bundle folder `npm run dev` keeps in its state folder (src/dev/workflow-bundle-cache.ts). */
+const bundlesIn = (stateFolder: string) => path.join(stateFolder, 'workflow-bundles');
+
+/** Gives a state folder with no workflow bundle yet the one an earlier start of this run made, if any. */
+function takeSharedBundle(stateFolder: string): void {
+  const shared = sharedBundleFolder();
+  if (!shared || !existsSync(shared) || existsSync(bundlesIn(stateFolder))) return;
+  mkdirSync(bundlesIn(stateFolder), { recursive: true });
+  for (const name of readdirSync(shared))
+    copyFileSync(path.join(shared, name), path.join(bundlesIn(stateFolder), name));
+}
+
+/** Leaves the bundle a start made for the later starts of this run, unless one is there already. */
+function shareBundle(stateFolder: string): void {
+  const shared = sharedBundleFolder();
+  if (!shared || existsSync(shared) || !existsSync(bundlesIn(stateFolder))) return;
+  // Copied aside and renamed: test files run side by side, and none may see a half-copied folder.
+  const partial = `${shared}.${process.pid}.partial`;
+  mkdirSync(partial, { recursive: true });
+  for (const name of readdirSync(bundlesIn(stateFolder))) {
+    copyFileSync(path.join(bundlesIn(stateFolder), name), path.join(partial, name));
+  }
+  try {
+    renameSync(partial, shared);
+  } catch {
+    // Another test file shared its bundle first: the same code, so either will do.
+    rmSync(partial, { recursive: true, force: true });
+  }
 }
 
 /** Stops it as Ctrl-C does, and waits until it has exited. */
