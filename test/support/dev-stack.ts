@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { freeStablePort } from './stable-ports';
 import { waitFor } from './test-environment';
@@ -98,34 +98,24 @@ export async function startDev(options: DevStackOptions): Promise<DevProcess> {
   return dev;
 }
 
-/** The folder where this test run's `npm run dev` starts share their workflow bundle (beside the run's own bundle). */
-function sharedBundleFolder(): string | undefined {
-  const runBundle = process.env.TOLLGATE_TEST_WORKFLOW_BUNDLE;
-  return runBundle && runBundle.replace(/\.js$/, '-dev-stacks');
-}
-
 /** The bundle folder `npm run dev` keeps in its state folder (src/dev/workflow-bundle-cache.ts). */
 const bundlesIn = (stateFolder: string) => path.join(stateFolder, 'workflow-bundles');
 
 /** Gives a state folder with no workflow bundle yet the one an earlier start of this run made, if any. */
 function takeSharedBundle(stateFolder: string): void {
-  const shared = sharedBundleFolder();
-  if (!shared || !existsSync(shared) || existsSync(bundlesIn(stateFolder))) return;
-  mkdirSync(bundlesIn(stateFolder), { recursive: true });
-  for (const name of readdirSync(shared))
-    copyFileSync(path.join(shared, name), path.join(bundlesIn(stateFolder), name));
+  const shared = process.env.TOLLGATE_TEST_DEV_STACK_BUNDLES;
+  if (shared && existsSync(shared) && !existsSync(bundlesIn(stateFolder))) {
+    cpSync(shared, bundlesIn(stateFolder), { recursive: true });
+  }
 }
 
-/** Leaves the bundle a start made for the later starts of this run, unless one is there already. */
+/** Leaves the bundle a start made for the later starts of this run (the folder global-setup.ts names), once. */
 function shareBundle(stateFolder: string): void {
-  const shared = sharedBundleFolder();
+  const shared = process.env.TOLLGATE_TEST_DEV_STACK_BUNDLES;
   if (!shared || existsSync(shared) || !existsSync(bundlesIn(stateFolder))) return;
   // Copied aside and renamed: test files run side by side, and none may see a half-copied folder.
   const partial = `${shared}.${process.pid}.partial`;
-  mkdirSync(partial, { recursive: true });
-  for (const name of readdirSync(bundlesIn(stateFolder))) {
-    copyFileSync(path.join(bundlesIn(stateFolder), name), path.join(partial, name));
-  }
+  cpSync(bundlesIn(stateFolder), partial, { recursive: true });
   try {
     renameSync(partial, shared);
   } catch {

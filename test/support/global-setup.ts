@@ -31,6 +31,8 @@ export default async function globalSetup(globalConfig?: { collectCoverage?: boo
   writeFileSync(bundlePath, bundle.code);
   process.env.TOLLGATE_TEST_TEMPORAL_ADDRESS = server.address;
   process.env.TOLLGATE_TEST_WORKFLOW_BUNDLE = bundlePath;
+  // Where the run's `npm run dev` starts share the bundle the first of them made (test/support/dev-stack.ts).
+  process.env.TOLLGATE_TEST_DEV_STACK_BUNDLES = path.join(folder, `dev-stack-bundles-${process.pid}`);
   // Tells test/support/workflow-coverage/sink.ts that the bundle reports coverage, and where the records are.
   if (coverage) process.env.TOLLGATE_TEST_WORKFLOW_COVERAGE_TEMPLATES = writeCoverageTemplates(bundlePath);
   else delete process.env.TOLLGATE_TEST_WORKFLOW_COVERAGE_TEMPLATES;

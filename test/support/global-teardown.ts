@@ -4,8 +4,8 @@ export default async function globalTeardown(): Promise<void> {
   await (globalThis as { tollgateTestServer?: { stop(): Promise<void> } }).tollgateTestServer?.stop();
   const bundle = process.env.TOLLGATE_TEST_WORKFLOW_BUNDLE;
   if (bundle) rmSync(bundle, { force: true });
-  // The bundle the run's `npm run dev` starts shared (test/support/dev-stack.ts).
-  if (bundle) rmSync(bundle.replace(/\.js$/, '-dev-stacks'), { recursive: true, force: true });
+  const devStackBundles = process.env.TOLLGATE_TEST_DEV_STACK_BUNDLES;
+  if (devStackBundles) rmSync(devStackBundles, { recursive: true, force: true });
   const compiled = process.env.TOLLGATE_TEST_COMPILED_SOURCES;
   if (compiled) rmSync(compiled, { recursive: true, force: true });
   const coverageTemplates = process.env.TOLLGATE_TEST_WORKFLOW_COVERAGE_TEMPLATES;
