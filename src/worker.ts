@@ -9,6 +9,7 @@ import { temporalSettingsFromEnvironment } from './client/temporal-settings';
 import { isTemporalPreflightError, preflightOrExit } from './client/temporal-preflight';
 import { refuseSecondTemporalSdk } from './one-temporal-sdk';
 import { tollgateWorkerDefaults } from './worker-defaults';
+import { compileWorkflowCodeToNativeSyntax } from './workflow-bundle-target';
 import {
   acceptUnsignedDecisionsFromEnvironment,
   decisionSigningOf,
@@ -36,13 +37,25 @@ import { connectMcpServers, mcpServersFromEnvironment, type McpServerConfigs, ty
  * that is not preloaded is evaluated again for every workflow and kept while the workflow is cached.
  * Ours keep no state in module scope, so one shared copy serves every turn and conversation; the few
  * that hold zod (the input checks) are loaded lazily and stay per workflow.
+ * The `webpackConfigHook` compiles the workflow code to ES2022, which Node runs natively, instead of
+ * the bundler's ES2017 and its helper calls on every object spread. A caller with a hook of its own
+ * applies ours first.
  *
  * @example
  * const { code } = await bundleWorkflowCode(tollgateWorkflowBundleOptions());
+ *
+ * @example
+ * const tollgate = tollgateWorkflowBundleOptions();
+ * const { code } = await bundleWorkflowCode({
+ *   ...tollgate,
+ *   webpackConfigHook: (config) => myHook(tollgate.webpackConfigHook(config)),
+ * });
  */
-export function tollgateWorkflowBundleOptions(): Pick<BundleOptions, 'workflowsPath' | 'preloadModules'> {
+export function tollgateWorkflowBundleOptions(): Required<
+  Pick<BundleOptions, 'workflowsPath' | 'preloadModules' | 'webpackConfigHook'>
+> {
   const workflowsPath = require.resolve('./workflows');
-  return { workflowsPath, preloadModules: [workflowsPath] };
+  return { workflowsPath, preloadModules: [workflowsPath], webpackConfigHook: compileWorkflowCodeToNativeSyntax };
 }
 
 /** What a Tollgate worker needs. */

@@ -48,7 +48,8 @@ export default async function globalSetup(globalConfig?: { collectCoverage?: boo
  */
 function workflowBundleOptions(coverage: boolean): BundleOptions {
   // The bundle a Tollgate worker builds for itself: workflow modules preloaded, shared by every workflow.
-  const options: BundleOptions = { ...tollgateWorkflowBundleOptions(), logger: quietBundlerLogger };
+  const tollgate = tollgateWorkflowBundleOptions();
+  const options: BundleOptions = { ...tollgate, logger: quietBundlerLogger };
   if (!coverage) return options;
   // Preloaded as in production: the instrumented modules keep their counters in typed arrays, which the reusable
   // context's freezing cannot freeze (instrument-loader.js).
@@ -61,16 +62,20 @@ function workflowBundleOptions(coverage: boolean): BundleOptions {
   return {
     ...options,
     workflowInterceptorModules: [require.resolve('./workflow-coverage/sandbox-interceptor')],
-    webpackConfigHook: (config) => ({
-      ...config,
-      module: {
-        ...config.module,
-        rules: [
-          ...(config.module?.rules ?? []),
-          { use: { loader: instrumentLoader }, enforce: 'post', test: /\.[tj]s$/, exclude: notInstrumented },
-        ],
-      },
-    }),
+    // Tollgate's own hook first (the syntax the code is compiled to), as a user with a hook of their own does.
+    webpackConfigHook: (config) => {
+      const compiled = tollgate.webpackConfigHook(config);
+      return {
+        ...compiled,
+        module: {
+          ...compiled.module,
+          rules: [
+            ...(compiled.module?.rules ?? []),
+            { use: { loader: instrumentLoader }, enforce: 'post', test: /\.[tj]s$/, exclude: notInstrumented },
+          ],
+        },
+      };
+    },
   };
 }
 
