@@ -13,8 +13,14 @@ import type { Settled, Settling, TurnState } from './turn-state';
 /**
  * Runs the call `settleStep` left, then the next model step, in one activity; returns that step (undefined when
  * the model failed there, so the loop calls it again in an activity of its own).
+ *
+ * Not `async`, and no `async` helper under it: the sandbox records a stack for every promise workflow code creates
+ * (docs/performance.md), and the two `async` layers this replaced cost four promises on the way from a decision to its
+ * tool. The activity's result still takes the same two microtask turns to reach the caller (one `then` for each
+ * layer), so that a notice's chain woken in the same workflow task issues its commands in the order that histories
+ * recorded before this change hold: the commands and their order are those of every turn revision.
  */
-export async function runLastToolWithNextStep(
+export function runLastToolWithNextStep(
   turn: TurnState,
   settling: Pick<Settling, 'plans' | 'opened'>,
   settled: Settled[],
@@ -32,19 +38,32 @@ export async function runLastToolWithNextStep(
     summary: follows ? `${tool}, then model step ${turn.steps + 1}` : tool,
   });
   turn.visibility.toolStarted(call.toolCallId, call, follows ? turn.steps + 1 : undefined);
-  let step: ModelStepOutput | undefined;
+  let ran: Promise<ModelStepOutput | undefined>;
   try {
-    step = await runTool(turn, runs, settling, results, last, follows, input);
-  } finally {
+    ran = runTool(turn, runs, settling, results, last, follows, input);
+  } catch (error) {
     turn.visibility.toolEnded(call.toolCallId);
+    throw error;
   }
-  toolFinished(turn, results[last] as ToolResultPart);
-  turn.addToolMessage(plans, opened, results);
-  return step;
+  return ran.then(
+    (step) => {
+      turn.visibility.toolEnded(call.toolCallId);
+      toolFinished(turn, results[last] as ToolResultPart);
+      turn.addToolMessage(plans, opened, results);
+      return step;
+    },
+    (error: unknown) => {
+      turn.visibility.toolEnded(call.toolCallId);
+      throw error;
+    },
+  );
 }
 
-/** The activity of {@link runLastToolWithNextStep}: the tool alone, or the tool and the next model step. */
-async function runTool(
+/**
+ * The activity of {@link runLastToolWithNextStep}: the tool alone, or the tool and the next model step; its result is
+ * in `results[last]` once the returned promise settles, with the next model step when it ran.
+ */
+function runTool(
   turn: TurnState,
   runs: TurnActivities,
   settling: Pick<Settling, 'plans' | 'opened'>,
@@ -53,37 +72,40 @@ async function runTool(
   follows: boolean,
   input: RunToolInput,
 ): Promise<ModelStepOutput | undefined> {
+  if (!follows) {
+    return runs.runTool(input).then((result) => {
+      results[last] = result;
+      return undefined;
+    });
+  }
   const { plans, opened } = settling;
   const { call } = plans[last] as PlannedToolCall;
-  let step: ModelStepOutput | undefined;
-  if (follows) {
-    // The tool message as `addToolMessage` will write it, split around this call's result.
-    const slot: ToolResultPart = {
-      type: 'tool-result',
-      toolCallId: call.toolCallId,
-      toolName: call.toolName,
-      output: { type: 'text', value: '' },
-    };
-    const content = turn.toolMessageContent(
-      plans,
-      opened,
-      results.map((part, index) => (index === last ? slot : part)),
-    );
-    const at = content.indexOf(slot);
-    const ran = await runs.runToolThenModelStep({
+  // The tool message as `addToolMessage` will write it, split around this call's result.
+  const slot: ToolResultPart = {
+    type: 'tool-result',
+    toolCallId: call.toolCallId,
+    toolName: call.toolName,
+    output: { type: 'text', value: '' },
+  };
+  const content = turn.toolMessageContent(
+    plans,
+    opened,
+    results.map((part, index) => (index === last ? slot : part)),
+  );
+  const at = content.indexOf(slot);
+  return runs
+    .runToolThenModelStep({
       call: input,
       toolMessage: { before: content.slice(0, at), after: content.slice(at + 1) },
       step: { ...turn.stepInput(), step: turn.steps + 1 },
+    })
+    .then((ran) => {
+      results[last] = ran.result;
+      if (ran.modelFailure !== undefined) {
+        turn.events.note('model-step-retried', turn.steps + 1, {
+          detail: `failed after ${call.toolName} had run (${ran.modelFailure.slice(0, 300)}); called again on its own`,
+        });
+      }
+      return ran.step;
     });
-    results[last] = ran.result;
-    step = ran.step;
-    if (ran.modelFailure !== undefined) {
-      turn.events.note('model-step-retried', turn.steps + 1, {
-        detail: `failed after ${call.toolName} had run (${ran.modelFailure.slice(0, 300)}); called again on its own`,
-      });
-    }
-  } else {
-    results[last] = await runs.runTool(input);
-  }
-  return step;
 }
