@@ -1,0 +1,67 @@
+// The promise hook of bench/count-decision-promises.ts: in each workflow thread, counts the promises workflow code
+// creates per workflow and activation (by the history length the activation ran at), queries apart, with the frames
+// that created them, and sends the counts to the main thread, which keeps them in
+// `globalThis.__tollgateDecisionPromiseRecords__`. It captures a stack per promise: a counting run, not a timing one.
+const { BroadcastChannel, isMainThread } = require('node:worker_threads');
+const v8 = require('node:v8');
+
+const channel = new BroadcastChannel('tollgate-decision-promises');
+channel.unref();
+
+if (isMainThread) {
+  const records = { counts: new Map(), sites: new Map() };
+  globalThis.__tollgateDecisionPromiseRecords__ = records;
+  const at = (map, key, make) => map.get(key) ?? map.set(key, make()).get(key);
+  channel.onmessage = ({ data }) => {
+    for (const { workflowId, historyLength, site } of data) {
+      const counts = at(records.counts, workflowId, () => new Map());
+      counts.set(historyLength, (counts.get(historyLength) ?? 0) + 1);
+      const sites = at(
+        at(records.sites, workflowId, () => new Map()),
+        historyLength,
+        () => new Map(),
+      );
+      sites.set(site, (sites.get(site) ?? 0) + 1);
+    }
+  };
+} else {
+  let pending = [];
+  const holder = {};
+  v8.promiseHooks.createHook({
+    init(promise) {
+      let activator;
+      try {
+        // The workflow's global scope, as the SDK finds it (vm-shared.js: getActivator).
+        activator = promise.constructor.constructor('return globalThis.__TEMPORAL_ACTIVATOR__')();
+      } catch {
+        return;
+      }
+      if (!activator || !activator.info) return;
+      const limit = Error.stackTraceLimit;
+      Error.stackTraceLimit = 40;
+      Error.captureStackTrace(holder);
+      Error.stackTraceLimit = limit;
+      const frames = holder.stack
+        .split('\n')
+        .slice(1)
+        .map((line) =>
+          line
+            .trim()
+            .replace(/^at /, '')
+            .replace(/\/work\/[^ ]*\/(src|node_modules)\//, '$1/'),
+        )
+        .filter((frame) => !/^(init|initAll|PromiseHook)\b/.test(frame) && !frame.startsWith('node:'));
+      if (frames.some((frame) => frame.includes('queryWorkflow'))) return;
+      pending.push({
+        workflowId: activator.info.workflowId,
+        historyLength: activator.info.historyLength,
+        site: frames.slice(0, 5).join(' < '),
+      });
+    },
+  });
+  setInterval(() => {
+    if (pending.length === 0) return;
+    channel.postMessage(pending);
+    pending = [];
+  }, 100).unref();
+}
