@@ -1,4 +1,4 @@
-import { NativeConnection, Worker, type BundleOptions, type WorkerOptions } from '@temporalio/worker';
+import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
 import {
   createActivities,
   modelSettingsFromEnvironment,
@@ -9,7 +9,7 @@ import { temporalSettingsFromEnvironment } from './client/temporal-settings';
 import { isTemporalPreflightError, preflightOrExit } from './client/temporal-preflight';
 import { refuseSecondTemporalSdk } from './one-temporal-sdk';
 import { tollgateWorkerDefaults } from './worker-defaults';
-import { compileWorkflowCodeToNativeSyntax } from './workflow-bundle-target';
+import { tollgateWorkflowBundleOptions } from './workflow-bundle-options';
 import {
   acceptUnsignedDecisionsFromEnvironment,
   decisionSigningOf,
@@ -31,32 +31,7 @@ import { notifiersFromEnvironment } from './notifications/notifiers-from-environ
 import { isAiSdkToolSet, toolsFromAiSdk, ToolRegistry, type AiSdkToolSet, type Tool } from './tools';
 import { connectMcpServers, mcpServersFromEnvironment, type McpServerConfigs, type McpToolSource } from './tools/mcp';
 
-/**
- * How Tollgate's workflows are bundled; use these when you prebuild a bundle for `workflowBundle`.
- * The workflow modules are preloaded: with the reusable V8 context (the SDK's default), a module
- * that is not preloaded is evaluated again for every workflow and kept while the workflow is cached.
- * Ours keep no state in module scope, so one shared copy serves every turn and conversation; the few
- * that hold zod (the input checks) are loaded lazily and stay per workflow.
- * The `webpackConfigHook` compiles the workflow code to ES2022, which Node runs natively, instead of
- * the bundler's ES2017 and its helper calls on every object spread. A caller with a hook of its own
- * applies ours first.
- *
- * @example
- * const { code } = await bundleWorkflowCode(tollgateWorkflowBundleOptions());
- *
- * @example
- * const tollgate = tollgateWorkflowBundleOptions();
- * const { code } = await bundleWorkflowCode({
- *   ...tollgate,
- *   webpackConfigHook: (config) => myHook(tollgate.webpackConfigHook(config)),
- * });
- */
-export function tollgateWorkflowBundleOptions(): Required<
-  Pick<BundleOptions, 'workflowsPath' | 'preloadModules' | 'webpackConfigHook'>
-> {
-  const workflowsPath = require.resolve('./workflows');
-  return { workflowsPath, preloadModules: [workflowsPath], webpackConfigHook: compileWorkflowCodeToNativeSyntax };
-}
+export { tollgateWorkflowBundleOptions } from './workflow-bundle-options';
 
 /** What a Tollgate worker needs. */
 export interface TollgateWorkerOptions {
@@ -279,7 +254,10 @@ async function createWorker(
     }),
     ...(options.workflowBundle
       ? { workflowBundle: options.workflowBundle }
-      : { workflowsPath: bundling.workflowsPath, bundlerOptions: { preloadModules: bundling.preloadModules } }),
+      : {
+          workflowsPath: bundling.workflowsPath,
+          bundlerOptions: { preloadModules: bundling.preloadModules, webpackConfigHook: bundling.webpackConfigHook },
+        }),
     // Fewer workflow tasks held at once and a longer sticky queue timeout: no timeouts in a burst (src/worker-defaults.ts).
     ...tollgateWorkerDefaults(options.workerOptions),
     // The model step heartbeats its streamed text; a chat sees it only as often as heartbeats are sent.

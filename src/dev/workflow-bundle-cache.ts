@@ -1,7 +1,7 @@
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
-import { tollgateWorkflowBundleOptions } from '../worker';
+import { tollgateWorkflowBundleOptions } from '../workflow-bundle-options';
 import { workflowCodeKey } from './workflow-code-key';
 
 /**

@@ -1,15 +1,19 @@
 import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { startDevServer } from '../../src/dev/dev-server';
 import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
 import { quietBundlerLogger } from '../../src/dev/workflow-bundle-cache';
-import { tollgateWorkflowBundleOptions } from '../../src/worker';
+import { tollgateWorkflowBundleOptions } from '../../src/workflow-bundle-options';
 import { compileSourcesForChildProcesses } from './compiled-sources';
 import { testLogFolder } from './test-logs';
 
 // One dev server and one workflow bundle for the whole run: starting and bundling are the slow parts.
-export default async function globalSetup(globalConfig?: { collectCoverage?: boolean }): Promise<void> {
+export default async function globalSetup(
+  globalConfig?: { collectCoverage?: boolean },
+  projectConfig?: object,
+): Promise<void> {
   const folder = path.resolve(__dirname, '../../.tollgate/test');
   mkdirSync(folder, { recursive: true });
   // The server's output goes to a file, so that the test output shows test names and failures only.
@@ -25,6 +29,8 @@ export default async function globalSetup(globalConfig?: { collectCoverage?: boo
     bundleWorkflowCode(workflowBundleOptions(coverage)),
     // One folder per run, as for the bundle below.
     compileSourcesForChildProcesses(path.join(folder, `js-${process.pid}`)),
+    // Jest's transform cache, filled once for the test files' workers (test/support/warm-transforms.js).
+    globalConfig && projectConfig ? warmTransformsBeside(globalConfig, projectConfig) : undefined,
   ]);
   // One bundle per run, so that runs side by side never read each other's half-written file.
   const bundlePath = path.join(folder, `workflow-bundle-${process.pid}.js`);
@@ -38,6 +44,27 @@ export default async function globalSetup(globalConfig?: { collectCoverage?: boo
   else delete process.env.TOLLGATE_TEST_WORKFLOW_COVERAGE_TEMPLATES;
   (globalThis as { tollgateTestServer?: { stop(): Promise<void> } }).tollgateTestServer = server;
 }
+
+/**
+ * Runs test/support/warm-transforms.js in a worker thread: the transforms are synchronous, and in this thread they
+ * would hold up the bundling beside them (one thread: the bundling keeps the other core busy). A failure only means
+ * the test files' workers transform more themselves, so it is a warning.
+ */
+async function warmTransformsBeside(globalConfig: object, projectConfig: object): Promise<void> {
+  const worker = new Worker(require.resolve('./warm-transforms.js'), {
+    workerData: { warmTransforms: { globalConfig, projectConfig, folders: warmedFolders } },
+  });
+  const result = await new Promise<{ options?: string; error?: string }>((resolve) => {
+    worker.once('message', resolve);
+    worker.once('error', (error) => resolve({ error: String(error) }));
+  });
+  await worker.terminate();
+  if (result.error) console.warn(`Jest's transform cache was not filled ahead of the test files: ${result.error}`);
+  // For test/support/test-runtime.js, which checks that Jest's runtime transforms with the same options.
+  if (result.options) process.env.TOLLGATE_TEST_WARMED_TRANSFORM_OPTIONS = result.options;
+}
+
+const warmedFolders = ['src', 'test/support'].map((folder) => path.resolve(__dirname, '../..', folder));
 
 /**
  * With `--coverage`, the bundle is instrumented with istanbul (workflow-coverage/instrument-loader.js, which keeps

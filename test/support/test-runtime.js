@@ -22,7 +22,9 @@
 // per test file.
 const vm = require('node:vm');
 const { statSync } = require('node:fs');
+const path = require('node:path');
 const Runtime = require('jest-runtime').default;
+const { optionsKey } = require('./warm-transforms');
 
 /** Marks the object test/support/coverage-environment.ts hands over (a symbol: never serialized with it). */
 const handedOver = Symbol.for('tollgate.test.coverageHandedOver');
@@ -82,7 +84,11 @@ class TestRuntime extends Runtime {
     if (this._resolution?.cjsCache instanceof Map) this._resolution.cjsCache = resolved;
     const cache = this.transformCache;
     if (typeof cache?.transform === 'function' && cache.transforms instanceof Map && cache.sourceMaps instanceof Map) {
-      cache.transform = keptTransform(cache, cache.transform.bind(cache));
+      const transform = cache.transform.bind(cache);
+      cache.transform = keptTransform(cache, (filename, options) => {
+        checkWarmedOptions(filename, () => this._getFullTransformationOptions(options));
+        return transform(filename, options);
+      });
     }
   }
 
@@ -92,6 +98,27 @@ class TestRuntime extends Runtime {
     return coverage?.[handedOver] ? coverage : super.getAllCoverageInfoCopy();
   }
 }
+
+let warmedOptionsChecked = false;
+
+/**
+ * Warns, once per worker process, when the global set-up filled Jest's transform cache (test/support/warm-transforms.js)
+ * with options other than those this runtime transforms the project's modules with: the cache keys then differ, and
+ * every worker transforms every module again, as without the set-up's pass. Jest's internals moved if so.
+ */
+function checkWarmedOptions(filename, fullOptions) {
+  const warmed = process.env.TOLLGATE_TEST_WARMED_TRANSFORM_OPTIONS;
+  if (warmedOptionsChecked || !warmed || !filename.startsWith(sourceFolder)) return;
+  warmedOptionsChecked = true;
+  const used = optionsKey(fullOptions());
+  if (used !== warmed) {
+    console.warn(
+      "test/support/warm-transforms.js filled Jest's transform cache with other options than Jest's runtime uses, so " +
+        `the test files transform every module again: update its transformOptions().\nWarmed: ${warmed}\nUsed:   ${used}`,
+    );
+  }
+}
+const sourceFolder = path.resolve(__dirname, '../../src') + path.sep;
 
 /** Jest's TransformCache.transform for one test file, through {@link transformed}. */
 function keptTransform(cache, transform) {

@@ -2,7 +2,7 @@ import {
   compileWorkflowCodeToNativeSyntax,
   workflowBundleTarget,
   type WorkflowWebpackConfiguration,
-} from '../src/workflow-bundle-target';
+} from '../src/workflow-bundle-options';
 
 /** The rules of the Temporal bundler's configuration (@temporalio/worker lib/workflow/bundler.js), as 1.24 has them. */
 function bundlerConfiguration(): WorkflowWebpackConfiguration {

@@ -1,7 +1,7 @@
 import { bundleWorkflowCode } from '@temporalio/worker';
 import { quietBundlerLogger } from '../src/dev/workflow-bundle-cache';
-import { tollgateWorkflowBundleOptions } from '../src/worker';
-import type { WorkflowWebpackConfiguration } from '../src/workflow-bundle-target';
+import { tollgateWorkflowBundleOptions } from '../src/workflow-bundle-options';
+import type { WorkflowWebpackConfiguration } from '../src/workflow-bundle-options';
 
 describe('tollgateWorkflowBundleOptions', () => {
   it("builds a bundle without the ES2017 helpers, also under a caller's own webpack hook applied after Tollgate's", async () => {

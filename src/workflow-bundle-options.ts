@@ -4,6 +4,33 @@ import type { BundleOptions } from '@temporalio/worker';
 export type WorkflowWebpackConfiguration = Parameters<NonNullable<BundleOptions['webpackConfigHook']>>[0];
 
 /**
+ * How Tollgate's workflows are bundled; use these when you prebuild a bundle for `workflowBundle`.
+ * The workflow modules are preloaded: with the reusable V8 context (the SDK's default), a module
+ * that is not preloaded is evaluated again for every workflow and kept while the workflow is cached.
+ * Ours keep no state in module scope, so one shared copy serves every turn and conversation; the few
+ * that hold zod (the input checks) are loaded lazily and stay per workflow.
+ * The `webpackConfigHook` compiles the workflow code to ES2022, which Node runs natively, instead of
+ * the bundler's ES2017 and its helper calls on every object spread. A caller with a hook of its own
+ * applies ours first.
+ *
+ * @example
+ * const { code } = await bundleWorkflowCode(tollgateWorkflowBundleOptions());
+ *
+ * @example
+ * const tollgate = tollgateWorkflowBundleOptions();
+ * const { code } = await bundleWorkflowCode({
+ *   ...tollgate,
+ *   webpackConfigHook: (config) => myHook(tollgate.webpackConfigHook(config)),
+ * });
+ */
+export function tollgateWorkflowBundleOptions(): Required<
+  Pick<BundleOptions, 'workflowsPath' | 'preloadModules' | 'webpackConfigHook'>
+> {
+  const workflowsPath = require.resolve('./workflows');
+  return { workflowsPath, preloadModules: [workflowsPath], webpackConfigHook: compileWorkflowCodeToNativeSyntax };
+}
+
+/**
  * The syntax the workflow bundle is compiled to: the project's own TypeScript target, which the Node versions Tollgate
  * supports run natively. The Temporal bundler compiles workflow code to ES2017, which turns object spread, `?.`, `??`
  * and class fields into helper calls that every workflow task pays for.
@@ -26,7 +53,7 @@ export function compileWorkflowCodeToNativeSyntax(config: WorkflowWebpackConfigu
     throw new Error(
       "Tollgate's workflow bundle: the Temporal bundler's webpack configuration has no swc-loader rule with `jsc` " +
         `options, so the workflow code cannot be compiled to ${workflowBundleTarget}; the SDK's bundler changed ` +
-        'shape, and src/workflow-bundle-target.ts must follow it.',
+        'shape, and src/workflow-bundle-options.ts must follow it.',
     );
   }
   return { ...config, module: { ...config.module, rules } };
