@@ -11,10 +11,10 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   transform: {
-    '^.+\\.ts$': 'ts-jest',
-    // @noble's packages are ES modules only (the workflow sandbox verifies decision signatures with them).
-    '^.+/node_modules/@noble/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true } }],
-    // ai 7, @ai-sdk/* and what they import are ES modules only too: each such file becomes CommonJS.
+    // The project's TypeScript, through esbuild with tsconfig.json's options (types are checked by `npm run typecheck`).
+    '^.+\\.ts$': '<rootDir>/test/support/typescript-transform.js',
+    // ai 7, @ai-sdk/*, @noble/* (the workflow sandbox verifies decision signatures with them) and what they import are
+    // ES modules only: each such file becomes CommonJS.
     '^.+/node_modules/.+\\.m?js$': '<rootDir>/test/support/esm-to-cjs.js',
   },
   // Only ES-module packages go through a transform: every other file under node_modules is loaded as it is. Sending

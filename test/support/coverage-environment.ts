@@ -3,7 +3,7 @@
 //
 // Why other names: Jest merges every test file's counters by file name first and maps them through each file's
 // source map once, at the end of the run. That works while all counters under one name come from one compilation.
-// Workflow counters come from the bundle's compilation (SWC, through webpack), Jest's from ts-jest, so the same
+// Workflow counters come from the bundle's compilation (SWC, through webpack), Jest's from esbuild, so the same
 // statement sits at different places in the two: under one name, one of them would be mapped through the other's
 // source map. Under `<file>.workflow-bundle.js` (same folder, so the map's sources resolve to the same .ts file),
 // each is merged with its own kind and mapped through its own map, and both land on the .ts source at the end.
