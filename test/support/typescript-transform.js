@@ -17,6 +17,9 @@ const options = {
   target: 'node20',
   sourcemap: 'external',
   tsconfigRaw,
+  // `import()` becomes a `require()` in a promise, as TypeScript writes it for CommonJS: Jest's module system runs
+  // native dynamic imports only with Node's --experimental-vm-modules.
+  supported: { 'dynamic-import': false },
 };
 
 module.exports = {
@@ -27,7 +30,7 @@ module.exports = {
   },
   getCacheKey(sourceText, sourcePath, transformOptions) {
     return createHash('sha256')
-      .update(`typescript-transform-1 esbuild ${version}\0${tsconfigRaw}\0`)
+      .update(`typescript-transform-2 esbuild ${version}\0${tsconfigRaw}\0`)
       .update(transformOptions?.instrument ? 'instrument\0' : '\0')
       .update(`${sourcePath}\0`)
       .update(sourceText)
