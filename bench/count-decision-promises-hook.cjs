@@ -4,6 +4,7 @@
 // `globalThis.__tollgateDecisionPromiseRecords__`. It captures a stack per promise: a counting run, not a timing one.
 const { BroadcastChannel, isMainThread } = require('node:worker_threads');
 const v8 = require('node:v8');
+const { workflowPromiseFrames } = require('./workflow-promise-frames.cjs');
 
 const channel = new BroadcastChannel('tollgate-decision-promises');
 channel.unref();
@@ -26,36 +27,17 @@ if (isMainThread) {
   };
 } else {
   let pending = [];
-  const holder = {};
   v8.promiseHooks.createHook({
     init(promise) {
-      let activator;
-      try {
-        // The workflow's global scope, as the SDK finds it (vm-shared.js: getActivator).
-        activator = promise.constructor.constructor('return globalThis.__TEMPORAL_ACTIVATOR__')();
-      } catch {
-        return;
-      }
-      if (!activator || !activator.info) return;
-      const limit = Error.stackTraceLimit;
-      Error.stackTraceLimit = 40;
-      Error.captureStackTrace(holder);
-      Error.stackTraceLimit = limit;
-      const frames = holder.stack
-        .split('\n')
-        .slice(1)
-        .map((line) =>
-          line
-            .trim()
-            .replace(/^at /, '')
-            .replace(/\/work\/[^ ]*\/(src|node_modules)\//, '$1/'),
-        )
-        .filter((frame) => !/^(init|initAll|PromiseHook)\b/.test(frame) && !frame.startsWith('node:'));
-      if (frames.some((frame) => frame.includes('queryWorkflow'))) return;
+      const created = workflowPromiseFrames(promise);
+      if (!created || created.isQuery) return;
       pending.push({
-        workflowId: activator.info.workflowId,
-        historyLength: activator.info.historyLength,
-        site: frames.slice(0, 5).join(' < '),
+        workflowId: created.info.workflowId,
+        historyLength: created.info.historyLength,
+        site: created.frames
+          .slice(0, 5)
+          .map((frame) => frame.replace(/\/work\/[^ ]*\/(src|node_modules)\//, '$1/'))
+          .join(' < '),
       });
     },
   });

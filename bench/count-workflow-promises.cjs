@@ -9,6 +9,7 @@
 // promise itself, so a run with it is for counting, not for timing.
 const { isMainThread, threadId } = require('node:worker_threads');
 const v8 = require('node:v8');
+const { workflowPromiseFrames } = require('./workflow-promise-frames.cjs');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -17,35 +18,13 @@ if (!isMainThread) {
   fs.mkdirSync(folder, { recursive: true });
   const counts = new Map();
   const sites = new Map();
-  const holder = {};
   v8.promiseHooks.createHook({
     init(promise) {
-      let activator;
-      try {
-        // The workflow's global scope, as the SDK finds it (vm-shared.js: getActivator).
-        activator = promise.constructor.constructor('return globalThis.__TEMPORAL_ACTIVATOR__')();
-      } catch {
-        return;
-      }
-      if (!activator || !activator.info) return;
-      const limit = Error.stackTraceLimit;
-      Error.stackTraceLimit = 40;
-      Error.captureStackTrace(holder);
-      Error.stackTraceLimit = limit;
-      const frames = holder.stack
-        .split('\n')
-        .slice(1)
-        .map((line) =>
-          line
-            .trim()
-            .replace(/^at /, '')
-            .replace(/ \(.*$/, ''),
-        );
-      const own = frames.filter((frame) => !/^(init|initAll|PromiseHook)\b/.test(frame) && !frame.startsWith('node:'));
-      const kind = frames.some((frame) => frame.includes('queryWorkflow'))
-        ? 'query'
-        : `h${activator.info.historyLength}`;
-      const { workflowId, workflowType } = activator.info;
+      const created = workflowPromiseFrames(promise);
+      if (!created) return;
+      const own = created.frames.map((frame) => frame.replace(/ \(.*$/, ''));
+      const kind = created.isQuery ? 'query' : `h${created.info.historyLength}`;
+      const { workflowId, workflowType } = created.info;
       let entry = counts.get(workflowId);
       if (!entry) counts.set(workflowId, (entry = {}));
       entry[kind] = (entry[kind] || 0) + 1;
