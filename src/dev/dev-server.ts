@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Connection } from '@temporalio/client';
 import { DevServerError, isDevServerError } from './dev-server-error';
-import { acceptsConnections, findFreePort, isPortFree } from './ports';
+import { acceptsConnections, findFreePort, isPortFree, saysAddressInUse, startOnFreshPorts } from './ports';
 import {
   connectIfRunning,
   connectOrClose,
@@ -93,23 +93,18 @@ export interface DevServer {
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   // Ports nobody asked for are found free just before the start, and the CLI picks its HTTP API port itself:
   // another process can take one in between. Such a start is tried again, on fresh ports.
-  const portsPickedHere = options.port === undefined && options.uiPort === undefined;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOnce(options);
-    } catch (error) {
-      if (!portsPickedHere || attempt >= maxStartAttempts || !tookAPortInUse(error)) throw error;
-      options.log?.(`A port was taken while the Temporal dev server started; trying again on other ports.`);
-    }
-  }
+  if (options.port !== undefined || options.uiPort !== undefined) return startOnce(options);
+  return startOnFreshPorts(() => startOnce(options), tookAPortInUse, {
+    onRetry: () =>
+      options.log?.(`A port was taken while the Temporal dev server started; trying again on other ports.`),
+  });
 }
-
-/** Starts on ports picked free, at most this many times. */
-const maxStartAttempts = 3;
 
 /** Whether the server stopped during start-up because one of its ports was already taken. */
 function tookAPortInUse(error: unknown): boolean {
-  return isDevServerError(error) && /exited during startup[\s\S]*address already in use/i.test(error.message);
+  if (!isDevServerError(error)) return false;
+  const exit = /exited during startup([\s\S]*)/i.exec(error.message);
+  return exit !== null && saysAddressInUse(exit[1]!);
 }
 
 async function startOnce(options: DevServerOptions): Promise<DevServer> {

@@ -61,3 +61,31 @@ export function completesHttp2Handshake(host: string, port: number, timeoutMs: n
     session.once('close', () => done(false));
   });
 }
+
+/**
+ * Whether a server's output (or an error that carries it) says a port it was given was taken by the time it bound
+ * it: a port found free is only free until someone binds it, and any process's outgoing connection may get it.
+ */
+export function saysAddressInUse(text: string): boolean {
+  return /address already in use/i.test(text);
+}
+
+/**
+ * Runs `start`, which picks its ports free each time it runs, again while it fails only because another process took
+ * one of them first (`lostAPort`), at most `attempts` times in all; `onRetry` hears of each new try. Any other
+ * failure, and the last, is thrown as it is.
+ */
+export async function startOnFreshPorts<T>(
+  start: () => Promise<T>,
+  lostAPort: (error: unknown) => boolean,
+  { attempts = 3, onRetry }: { attempts?: number; onRetry?: () => void } = {},
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (error) {
+      if (attempt >= attempts || !lostAPort(error)) throw error;
+      onRetry?.();
+    }
+  }
+}

@@ -1,7 +1,7 @@
 import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { mkdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { findFreePort } from './ports';
+import { findFreePort, saysAddressInUse, startOnFreshPorts } from './ports';
 import { binaryInPythonFolders, pipCommands, pipInstalledBinary } from './python-scripts';
 import { runCommand } from './run-command';
 import { spawnServerProcess, type ServerProcess } from './server-process';
@@ -91,7 +91,7 @@ export async function startSeaweedFs(options: SeaweedFsOptions): Promise<Seaweed
   mkdirSync(options.folder, { recursive: true });
   const accessKeyId = 'tollgate-test';
   const secretAccessKey = 'tollgate-test-secret';
-  for (let attempt = 1; ; attempt += 1) {
+  const startOnce = async (): Promise<SeaweedFs> => {
     const ports: Record<string, number> = {};
     for (const name of seaweedFsPorts) ports[name] = await findFreePort('127.0.0.1');
     const args = [
@@ -117,9 +117,8 @@ export async function startSeaweedFs(options: SeaweedFsOptions): Promise<Seaweed
       await waitForBucket(server, endpoint, bucket, accessKeyId, secretAccessKey, options.startTimeoutMs ?? 60_000);
     } catch (error) {
       await server.kill();
-      // Another process took one of the ten ports between their choice here and the server's bind: choose again.
-      if (attempt < portRaceAttempts && server.exitedWith && lostAPortRace(server.recentOutput())) continue;
-      throw error;
+      // Another process took one of the ten ports between their choice here and the server's bind.
+      throw server.exitedWith && saysAddressInUse(server.recentOutput()) ? new LostAPort(error) : error;
     }
     return {
       endpoint,
@@ -135,6 +134,18 @@ export async function startSeaweedFs(options: SeaweedFsOptions): Promise<Seaweed
       }),
       stop: () => server.stop(),
     };
+  };
+  // A start that lost a port to another process is tried again on ports chosen afresh; when every try does, the last
+  // one's own error is thrown.
+  return startOnFreshPorts(startOnce, (error) => error instanceof LostAPort).catch((error: unknown) => {
+    throw error instanceof LostAPort ? error.cause : error;
+  });
+}
+
+/** A start of `weed mini` that failed because another process took one of its ports first. */
+class LostAPort extends Error {
+  constructor(cause: unknown) {
+    super('SeaweedFS lost a port it was given to another process', { cause });
   }
 }
 
@@ -151,17 +162,6 @@ const seaweedFsPorts = [
   'admin.port',
   'admin.port.grpc',
 ];
-
-/** How many times {@link startSeaweedFs} chooses ports when the server loses one of them to another process. */
-const portRaceAttempts = 3;
-
-/**
- * Whether a `weed` server that exited during start-up did so because a port chosen for it was taken by then (a free
- * port is only free until someone binds it: an outgoing connection of any process may get it as its own).
- */
-export function lostAPortRace(output: string): boolean {
-  return /bind: address already in use/.test(output);
-}
 
 async function waitForBucket(
   server: ServerProcess,
