@@ -59,6 +59,7 @@ export default tseslint.config(
         require: 'readonly',
         module: 'writable',
         __dirname: 'readonly',
+        __filename: 'readonly',
         process: 'readonly',
         console: 'readonly',
       },

@@ -24,6 +24,11 @@ function sourcesUnder(folder: string): string[] {
   });
 }
 
+/** The source files of `src/` and `test/support/` that tests load (test files and declarations left out). */
+export function compiledSourceFiles(): string[] {
+  return compiledTrees.flatMap((tree) => sourcesUnder(path.join(repository, tree)));
+}
+
 /**
  * Compiles `src/` and `test/support/` into `folder` (replacing what is there) and tells the test files where, through
  * the environment Jest's workers inherit. Files the compiled code finds beside itself come along: the sandbox's
@@ -32,7 +37,7 @@ function sourcesUnder(folder: string): string[] {
 export async function compileSourcesForChildProcesses(folder: string): Promise<void> {
   rmSync(folder, { recursive: true, force: true });
   await build({
-    entryPoints: compiledTrees.flatMap((tree) => sourcesUnder(path.join(repository, tree))),
+    entryPoints: compiledSourceFiles(),
     outdir: folder,
     outbase: repository,
     bundle: false,

@@ -1,13 +1,13 @@
 import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import { startDevServer } from '../../src/dev/dev-server';
 import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
 import { quietBundlerLogger } from '../../src/dev/workflow-bundle-cache';
 import { tollgateWorkflowBundleOptions } from '../../src/workflow-bundle-options';
-import { compileSourcesForChildProcesses } from './compiled-sources';
+import { compiledSourceFiles, compileSourcesForChildProcesses } from './compiled-sources';
 import { testLogFolder } from './test-logs';
+import { warmTransformsInThread } from './warm-transforms';
 
 // One dev server and one workflow bundle for the whole run: starting and bundling are the slow parts.
 export default async function globalSetup(
@@ -46,25 +46,19 @@ export default async function globalSetup(
 }
 
 /**
- * Runs test/support/warm-transforms.js in a worker thread: the transforms are synchronous, and in this thread they
- * would hold up the bundling beside them (one thread: the bundling keeps the other core busy). A failure only means
+ * Fills Jest's transform cache with the run's TypeScript sources, in a thread beside the bundling. A failure only means
  * the test files' workers transform more themselves, so it is a warning.
  */
 async function warmTransformsBeside(globalConfig: object, projectConfig: object): Promise<void> {
-  const worker = new Worker(require.resolve('./warm-transforms.js'), {
-    workerData: { warmTransforms: { globalConfig, projectConfig, folders: warmedFolders } },
-  });
-  const result = await new Promise<{ options?: string; error?: string }>((resolve) => {
-    worker.once('message', resolve);
-    worker.once('error', (error) => resolve({ error: String(error) }));
-  });
-  await worker.terminate();
-  if (result.error) console.warn(`Jest's transform cache was not filled ahead of the test files: ${result.error}`);
+  const files = compiledSourceFiles().filter((file) => file.endsWith('.ts'));
+  const result = await warmTransformsInThread(globalConfig, projectConfig, files);
+  if ('error' in result) {
+    console.warn(`Jest's transform cache was not filled ahead of the test files: ${result.error}`);
+    return;
+  }
   // For test/support/test-runtime.js, which checks that Jest's runtime transforms with the same options.
-  if (result.options) process.env.TOLLGATE_TEST_WARMED_TRANSFORM_OPTIONS = result.options;
+  process.env.TOLLGATE_TEST_WARMED_TRANSFORM_OPTIONS = result.options;
 }
-
-const warmedFolders = ['src', 'test/support'].map((folder) => path.resolve(__dirname, '../..', folder));
 
 /**
  * With `--coverage`, the bundle is instrumented with istanbul (workflow-coverage/instrument-loader.js, which keeps

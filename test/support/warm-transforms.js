@@ -6,10 +6,9 @@
 // for the same modules at the start of the run. Here each is done once, with the options Jest's runtime uses, so the
 // workers find it in the cache under the same key. Nothing depends on it: a module it missed, or one whose key came
 // out differently, is transformed by the worker as before.
-const { readdirSync, readFileSync, statSync } = require('node:fs');
-const path = require('node:path');
+const { readFileSync } = require('node:fs');
 const vm = require('node:vm');
-const { parentPort, workerData } = require('node:worker_threads');
+const { isMainThread, parentPort, Worker, workerData } = require('node:worker_threads');
 
 /**
  * The options jest-runtime transforms a CommonJS module with (its `defaultTransformOptions`, and the coverage options
@@ -31,28 +30,19 @@ function transformOptions(globalConfig) {
   };
 }
 
-/** The TypeScript modules under `folder` that tests load, test files excepted (each is loaded by one worker only). */
-function modulesUnder(folder) {
-  return readdirSync(folder).flatMap((name) => {
-    const file = path.join(folder, name);
-    if (statSync(file).isDirectory()) return name === 'node_modules' ? [] : modulesUnder(file);
-    return /\.ts$/.test(name) && !/\.(d|test)\.ts$/.test(name) ? [file] : [];
-  });
-}
-
 /** A JSON text of `options` with its keys in order, to compare two sets of options by. */
 function optionsKey(options) {
   return JSON.stringify(Object.fromEntries(Object.entries(options).sort(([a], [b]) => (a < b ? -1 : 1))));
 }
 
-/** Transforms every module of `folders` into Jest's cache; returns how many, and the ones that failed (by name). */
-async function warmTransforms(globalConfig, projectConfig, folders) {
+/** Transforms each of `files` into Jest's cache; returns how many, the ones that failed, and the options used. */
+async function warmTransforms(globalConfig, projectConfig, files) {
   const { createScriptTransformer } = require('@jest/transform');
   const transformer = await createScriptTransformer(projectConfig);
   const options = transformOptions(globalConfig);
   const failed = [];
   let count = 0;
-  for (const file of folders.flatMap(modulesUnder)) {
+  for (const file of files) {
     try {
       transformer.transform(file, options, readFileSync(file, 'utf8'));
       count += 1;
@@ -64,12 +54,28 @@ async function warmTransforms(globalConfig, projectConfig, folders) {
   return { count, failed, options: optionsKey(options) };
 }
 
-if (parentPort && workerData?.warmTransforms) {
-  const { globalConfig, projectConfig, folders } = workerData.warmTransforms;
-  warmTransforms(globalConfig, projectConfig, folders).then(
+/**
+ * {@link warmTransforms} in a worker thread of its own: the transforms are synchronous and would hold up the thread
+ * that asked (the global set-up bundles beside it). Resolves with its result, or with `{ error }` if the thread failed.
+ */
+async function warmTransformsInThread(globalConfig, projectConfig, files) {
+  const worker = new Worker(__filename, { workerData: { warmTransforms: { globalConfig, projectConfig, files } } });
+  try {
+    return await new Promise((resolve) => {
+      worker.once('message', resolve);
+      worker.once('error', (error) => resolve({ error: String(error?.stack ?? error) }));
+    });
+  } finally {
+    await worker.terminate();
+  }
+}
+
+if (!isMainThread && workerData?.warmTransforms) {
+  const { globalConfig, projectConfig, files } = workerData.warmTransforms;
+  warmTransforms(globalConfig, projectConfig, files).then(
     (result) => parentPort.postMessage(result),
     (error) => parentPort.postMessage({ error: String(error?.stack ?? error) }),
   );
 }
 
-module.exports = { optionsKey, transformOptions, warmTransforms };
+module.exports = { optionsKey, transformOptions, warmTransforms, warmTransformsInThread };

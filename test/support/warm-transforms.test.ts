@@ -1,42 +1,20 @@
 import { createScriptTransformer } from '@jest/transform';
 import { readConfig } from 'jest-config';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Worker } from 'node:worker_threads';
+import { transformOptions, warmTransformsInThread } from './warm-transforms';
 
 // The global set-up's pass over Jest's transform cache (warm-transforms.js): what it writes must be what a Jest worker
 // looks for, or the pass only costs time. Not a unit test: it loads TypeScript and istanbul, several seconds.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { transformOptions } = require('./warm-transforms') as {
-  transformOptions(globalConfig: object): Record<string, unknown>;
-};
-
 const repository = path.resolve(__dirname, '../..');
 const folder = path.join(repository, 'src/policy');
 
+/** The transformed files in Jest's cache: named `<module>_<key>` (folders and source maps left out). */
 function cacheFiles(cacheDirectory: string): string[] {
-  const visit = (dir: string): string[] =>
-    readdirSync(dir).flatMap((name) => {
-      const file = path.join(dir, name);
-      return statSync(file).isDirectory() ? visit(file) : [file];
-    });
-  return visit(cacheDirectory).filter((file) => !file.endsWith('.map') && /jest-transform-cache/.test(file));
-}
-
-/** Runs the pass in a thread of its own, as the global set-up does: nothing it keeps in memory reaches this test. */
-async function warmInThread(globalConfig: object, projectConfig: object) {
-  const worker = new Worker(require.resolve('./warm-transforms.js'), {
-    workerData: { warmTransforms: { globalConfig, projectConfig, folders: [folder] } },
-  });
-  try {
-    return await new Promise<{ count: number; failed: string[]; error?: string }>((resolve, reject) => {
-      worker.once('message', resolve);
-      worker.once('error', reject);
-    });
-  } finally {
-    await worker.terminate();
-  }
+  return readdirSync(cacheDirectory, { recursive: true, encoding: 'utf8' }).filter(
+    (file) => /jest-transform-cache/.test(file) && !file.endsWith('.map') && /_[0-9a-f]{32}$/.test(file),
+  );
 }
 
 describe('filling Jest’s transform cache ahead of the test files', () => {
@@ -51,8 +29,11 @@ describe('filling Jest’s transform cache ahead of the test files', () => {
       { $0: 'jest', _: [], coverage: true, cacheDirectory } as Parameters<typeof readConfig>[0],
       repository,
     );
-    const warmed = await warmInThread(globalConfig, projectConfig);
-    const modules = readdirSync(folder).filter((name) => /\.ts$/.test(name) && !/\.(d|test)\.ts$/.test(name));
+    const modules = readdirSync(folder)
+      .filter((name) => /\.ts$/.test(name) && !/\.(d|test)\.ts$/.test(name))
+      .map((name) => path.join(folder, name));
+    // In a thread of its own, as the global set-up runs it: nothing it keeps in memory reaches this test.
+    const warmed = await warmTransformsInThread(globalConfig, projectConfig, modules);
     expect(warmed).toMatchObject({ count: modules.length, failed: [] });
     const written = cacheFiles(cacheDirectory);
     expect(written).toHaveLength(modules.length);
