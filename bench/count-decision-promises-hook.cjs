@@ -27,18 +27,24 @@ if (isMainThread) {
   };
 } else {
   let pending = [];
+  // Each promise's site, so that a `then` V8 calls from a microtask (a promise resolved with another promise) is
+  // named by the promise it was called on: its own stack says only that a microtask ran.
+  const sites = new WeakMap();
+  const short = (frames) =>
+    frames
+      .slice(0, 5)
+      .map((frame) => frame.replace(/\/work\/[^ ]*\/(src|node_modules)\//, '$1/'))
+      .join(' < ');
   v8.promiseHooks.createHook({
-    init(promise) {
+    init(promise, parent) {
       const created = workflowPromiseFrames(promise);
       if (!created || created.isQuery) return;
-      pending.push({
-        workflowId: created.info.workflowId,
-        historyLength: created.info.historyLength,
-        site: created.frames
-          .slice(0, 5)
-          .map((frame) => frame.replace(/\/work\/[^ ]*\/(src|node_modules)\//, '$1/'))
-          .join(' < '),
-      });
+      let site = short(created.frames);
+      const fromMicrotask = created.frames[0]?.startsWith('Promise.then') && created.frames[1]?.startsWith('Script.');
+      if (fromMicrotask && parent && sites.has(parent))
+        site = `Promise.then from a microtask, on: ${sites.get(parent)}`;
+      sites.set(promise, site);
+      pending.push({ workflowId: created.info.workflowId, historyLength: created.info.historyLength, site });
     },
   });
   setInterval(() => {

@@ -5,7 +5,8 @@
 //   node --require ./bench/count-decision-promises-hook.cjs --import tsx bench/count-decision-promises.ts [turns]
 //
 // It starts its own dev server, scripted model and both workers in this process, runs the turns one at a time, and
-// prints per system the median promises and commands per decision, and the frames that created the promises.
+// prints per system the median promises and commands per decision, and the frames that created the promises; then the
+// same for the workflow task that opens the approval (the first after the first model step's activity completed).
 import { Client, Connection } from '@temporalio/client';
 import { bundleWorkflowCode, DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { temporal } from '@temporalio/proto';
@@ -79,6 +80,8 @@ interface DecisionCost {
   sites: Map<string, number>;
   wholeTurn: number;
   byActivation: string;
+  /** The workflow task that opens the approval: the first one after the first model step's activity completed. */
+  request: { promises: number; sites: Map<string, number> };
 }
 
 function decisionCost(events: HistoryEvent[], toolActivity: string, records: PromiseRecords, workflowId: string) {
@@ -102,6 +105,12 @@ function decisionCost(events: HistoryEvent[], toolActivity: string, records: Pro
       Number(event.eventId) <= lastCompletedId,
   );
   const byHistoryLength = [...(records.counts.get(workflowId) ?? [])].sort((a, b) => a[0] - b[0]);
+  const modelStepDone = events.find((event) => event.activityTaskCompletedEventAttributes);
+  const requestStarted = events.find(
+    (event) => Number(event.eventId) > Number(modelStepDone?.eventId) && event.workflowTaskStartedEventAttributes,
+  );
+  if (!requestStarted) throw new Error(`${workflowId}: no workflow task after the first model step`);
+  const requestLength = Number(requestStarted.eventId);
   const cost: DecisionCost = {
     workflowTasks: tasks.length,
     promises: 0,
@@ -109,6 +118,10 @@ function decisionCost(events: HistoryEvent[], toolActivity: string, records: Pro
     sites: new Map(),
     wholeTurn: byHistoryLength.reduce((sum, [, count]) => sum + count, 0),
     byActivation: byHistoryLength.map(([length, count]) => `h${length}:${count}`).join(' '),
+    request: {
+      promises: records.counts.get(workflowId)?.get(requestLength) ?? 0,
+      sites: records.sites.get(workflowId)?.get(requestLength) ?? new Map(),
+    },
   };
   for (const task of tasks) {
     const startedId = Number(task.workflowTaskCompletedEventAttributes?.startedEventId);
@@ -128,6 +141,15 @@ function decisionCost(events: HistoryEvent[], toolActivity: string, records: Pro
     }
   }
   return cost;
+}
+
+/** Prints the frames that created promises, with how many each created per turn (the mean over `perTurn`). */
+function printSites(perTurn: Array<Map<string, number>>): void {
+  const sites = new Map<string, number>();
+  for (const turn of perTurn) for (const [site, count] of turn) sites.set(site, (sites.get(site) ?? 0) + count);
+  for (const [site, count] of [...sites].sort((a, b) => b[1] - a[1])) {
+    console.log(`${(count / perTurn.length).toFixed(1).padStart(6)}  ${site}`);
+  }
 }
 
 async function main(): Promise<void> {
@@ -216,11 +238,12 @@ async function main(): Promise<void> {
       console.log(`commands of one decision: ${costs[0]?.commands.join(', ')}`);
       const wholeTurns = costs.map((cost) => cost.wholeTurn);
       console.log(`promises per whole turn: ${wholeTurns.join(', ')}; by activation: ${costs[0]?.byActivation}`);
-      const sites = new Map<string, number>();
-      for (const cost of costs) for (const [site, count] of cost.sites) sites.set(site, (sites.get(site) ?? 0) + count);
-      for (const [site, count] of [...sites].sort((a, b) => b[1] - a[1])) {
-        console.log(`${(count / costs.length).toFixed(1).padStart(6)}  ${site}`);
-      }
+      printSites(costs.map((cost) => cost.sites));
+      const requests = costs.map((cost) => cost.request.promises);
+      console.log(
+        `promises in the workflow task that opens the approval: ${requests.join(', ')} (median ${median(requests)})`,
+      );
+      printSites(costs.map((cost) => cost.request.sites));
     }
   } finally {
     for (const worker of workers) worker.shutdown();
