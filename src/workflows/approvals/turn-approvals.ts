@@ -122,19 +122,53 @@ export class TurnApprovals {
     if (approval?.timeoutMs === undefined) {
       await condition(isDecided);
     } else if (!(await condition(isDecided, this.timeLeft(approvalId, approval.timeoutMs), this.timerOf(approvalId)))) {
-      const waited = describeDuration(approval.timeoutMs);
-      const entry = this.book.expire(approvalId, `Approval expired: nobody decided within ${waited}.`, new Date());
-      if (approval.onExpire === 'fail') {
-        this.note('approval-decided', entry, 'expired');
-        throw ApplicationFailure.nonRetryable(
-          `Approval "${approvalId}" for ${entry.toolName} expired after ${waited}; the turn fails as configured (onExpire: 'fail').`,
-          'ApprovalExpired',
-        );
-      }
+      const failure = this.expire(approvalId, approval.timeoutMs, approval.onExpire);
+      if (failure) throw failure;
     }
+    return this.decided(approvalId);
+  }
+
+  /**
+   * From turn revision 19, the expiry rule alone, for a turn that waits for the decision itself (`StepCalls`): when
+   * `approvalId` has an expiry, starts its timer (named for the Temporal UI) and records the approval expired if
+   * nobody decides first. `failed` gets the failure of an expiry that fails the turn (`onExpire: 'fail'`), or the
+   * wait's own (a cancelled turn). Nothing waits for an approval without an expiry: no promise is made for it.
+   */
+  expireUnlessDecided(approvalId: string, failed: (error: unknown) => void): void {
+    const approval = this.issued.get(approvalId);
+    if (approval?.timeoutMs === undefined) return;
+    const { timeoutMs, onExpire } = approval;
+    const isDecided = () => this.book.decisionOf(approvalId) !== undefined;
+    condition(isDecided, this.timeLeft(approvalId, timeoutMs), this.timerOf(approvalId)).then((decided) => {
+      const failure = decided ? undefined : this.expire(approvalId, timeoutMs, onExpire);
+      if (failure) failed(failure);
+    }, failed);
+  }
+
+  /**
+   * The decision recorded on `approvalId` (a person's, a rule's or its expiry), noted as the turn's
+   * `approval-decided` event. Call it once, when the turn takes the decision up.
+   */
+  decided(approvalId: string): ToolApprovalAuditEntry {
     const decision = this.book.decisionOf(approvalId) as ToolApprovalAuditEntry;
     this.note('approval-decided', decision, detailOf(decision));
     return decision;
+  }
+
+  /** Records that nobody decided `approvalId` in time; returns the failure when that fails the turn. */
+  private expire(
+    approvalId: string,
+    timeoutMs: number,
+    onExpire: IssuedApproval['onExpire'],
+  ): ApplicationFailure | undefined {
+    const waited = describeDuration(timeoutMs);
+    const entry = this.book.expire(approvalId, `Approval expired: nobody decided within ${waited}.`, new Date());
+    if (onExpire !== 'fail') return undefined;
+    this.note('approval-decided', entry, 'expired');
+    return ApplicationFailure.nonRetryable(
+      `Approval "${approvalId}" for ${entry.toolName} expired after ${waited}; the turn fails as configured (onExpire: 'fail').`,
+      'ApprovalExpired',
+    );
   }
 
   /** The expiry timer's name on the Temporal UI's timeline: `approval: writeFile notes.txt`. */
