@@ -1019,6 +1019,72 @@ const oneWaitPerStep: HistoryScenario[] = [
   },
 ];
 
+/** Revision 19: a step's calls followed as state, waiting for people without promises of their own. */
+const callsWaitWithoutPromises: HistoryScenario[] = [
+  {
+    // Revision 18's path on revision 19's code: two calls that ask, each with a reminder that has fired and a reminder
+    // and an expiry warning still waiting, decided in one update.
+    name: 'revision-19',
+    saves: ['revision-19'],
+    worker: { policy: remindedDeleteFile },
+    async run(context) {
+      const name = 'revision-19';
+      context.model.scriptFor(
+        marker(name),
+        {
+          toolCalls: [
+            { id: `${name}-delete-a`, name: 'deleteFile', arguments: { path: `${name}-a.txt` } },
+            { id: `${name}-delete-b`, name: 'deleteFile', arguments: { path: `${name}-b.txt` } },
+          ],
+        },
+        { text: `${name} finished` },
+      );
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker(name)} go` }], requester: 'carol' },
+        { workflowId: name },
+      );
+      const approvals = (await waitForPending(handle, 2)) as PendingToolApproval[];
+      const ids = new Set(approvals.map((approval) => approval.approvalId));
+      await waitFor(
+        async () => context.notifier.sent.filter((entry) => ids.has(entry.approvalId)),
+        (sent) => sent.length === 4,
+      );
+      await context.tollgate.decideMany(
+        handle.workflowId,
+        approvals.map((approval) => ({ approvalId: approval.approvalId, approved: true, approver: 'ana' })),
+      );
+      await handle.result();
+      await context.save(handle.workflowId);
+    },
+  },
+  {
+    // A call that asks and expires (its timer, the one promise a waiting call keeps) while a call that needs no
+    // approval runs its tool beside it; the model then reads the denial and the tool's output.
+    name: 'revision-19-expired',
+    saves: ['revision-19-expired'],
+    async run(context) {
+      const name = 'revision-19-expired';
+      context.model.scriptFor(
+        marker(name),
+        {
+          toolCalls: [
+            { id: `${name}-delete`, name: 'deleteFile', arguments: { path: `${name}.txt` } },
+            { id: `${name}-look`, name: 'lookup', arguments: { query: name } },
+          ],
+        },
+        { text: `${name} finished` },
+      );
+      const handle = await context.tollgate.startTurn(
+        { messages: [{ role: 'user', content: `${marker(name)} go` }], approvalTimeout: '1s' },
+        { workflowId: name },
+      );
+      const result = await handle.result();
+      if (result.audit[0]?.decision !== 'expired') throw new Error(`${name}: the approval should have expired`);
+      await context.save(handle.workflowId);
+    },
+  },
+];
+
 /** Every path, in capture order. */
 export const historyScenarios: HistoryScenario[] = [
   ...plainTurns,
@@ -1029,4 +1095,5 @@ export const historyScenarios: HistoryScenario[] = [
   ...subAgents,
   ...flatDecisions,
   ...oneWaitPerStep,
+  ...callsWaitWithoutPromises,
 ];

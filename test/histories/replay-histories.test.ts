@@ -121,6 +121,9 @@ describe('committed workflow histories', () => {
         'revision-17-failed/reader-1',
         // Revision 18: a step's calls waited for through one condition; two calls with notices decided at once.
         'revision-18',
+        // Revision 19: a step's calls waiting without promises of their own; the same two calls, and an expiry.
+        'revision-19',
+        'revision-19-expired',
       ]),
     );
   });
@@ -411,6 +414,40 @@ describe('committed workflow histories', () => {
         'runTool',
       ],
     });
+  });
+
+  it('hold a turn of revision 19: two decisions run both tools, then cancel the timers and resolve the notices', () => {
+    expect(decidedCommands('revision-19', 10)).toEqual({
+      revision: 19,
+      commands: [
+        'runTool',
+        'runTool',
+        ...Array(4).fill('EVENT_TYPE_TIMER_CANCELED'),
+        ...Array(4).fill('notifyApproval'),
+      ],
+    });
+  });
+
+  it('hold a turn of revision 19 whose approval expires on its timer while a tool that needs none runs', () => {
+    const events = histories.find((entry) => entry.workflowId === 'revision-19-expired')?.history.events as Array<{
+      eventType: string;
+      activityTaskScheduledEventAttributes?: { activityType?: { name?: string } };
+    }>;
+    const commands = events.flatMap((event) => {
+      const name = event.activityTaskScheduledEventAttributes?.activityType?.name;
+      if (name) return [name];
+      return /TIMER|UPSERT|EXECUTION_COMPLETED/.test(event.eventType) ? [event.eventType.replace('EVENT_TYPE_', '')] : [];
+    });
+    expect(commands).toEqual([
+      'runModelStep',
+      'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+      'TIMER_STARTED',
+      'runTool',
+      'TIMER_FIRED',
+      'runModelStep',
+      'UPSERT_WORKFLOW_SEARCH_ATTRIBUTES',
+      'WORKFLOW_EXECUTION_COMPLETED',
+    ]);
   });
 
   it('replay on today\'s workflow code, with the patch marker or without', async () => {

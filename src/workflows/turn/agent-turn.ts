@@ -21,16 +21,17 @@ import { readSupersedeRequest } from '../guards/read-supersede-request';
 import { messageOfThrown } from '../guards/text-of-value';
 import { registerDecisionHandlers } from '../approvals/register-decision-handlers';
 import { answerRetiredPatch, retiredPatches } from '../retired-patches';
-import { runLastToolWithNextStep } from './run-tool-with-next-step';
+import { LastToolWithNextStep, runLastToolWithNextStep } from './run-tool-with-next-step';
 import { passDecisionToSubAgent, pathOf, registerSubAgentHandlers, supersedeSubAgents } from './sub-agent';
 import { registerSubAgentDecisionHandlers, subAgentUpdateRelay } from './sub-agent-decisions';
 import { openApproval, settleCalls, settleStep, settleWaitingCalls, settleWhatNeedsNoPerson } from './settle-step';
 import { modelSteps, validateToolInput, validateToolOutput } from './turn-activity-options';
 import { carryOverOf, type TurnCarryOver } from './turn-carry-over';
-import { settlingOf, takeUp } from './turn-continue-as-new';
+import { StepCalls } from './step-calls';
+import { continueTurnAsNew, largeWhileOnlyWaiting, settlingOf, takeUp } from './turn-continue-as-new';
 import { carriesApprovals } from './resume-from-messages';
 import { resume, settleResumed } from './turn-resume';
-import { type Settling, TurnState, unsettled, withNextStep } from './turn-state';
+import { type Settled, type Settling, TurnState, unsettled, withNextStep } from './turn-state';
 
 /**
  * One agent turn: call the model, run its tool calls (waiting durably for approval where a tool
@@ -173,13 +174,35 @@ class AgentTurn {
           settling = { kind: 'step', plans: step.calls, opened, results: step.calls.map(() => unsettled) };
         }
         const revision = turn.revision();
-        const results = await (revision >= turnRevisions.oneWaitPerStep
-          ? settleWaitingCalls(turn, settling)
-          : revision >= turnRevisions.flatDecisionPath
-            ? settleCalls(turn, settling)
-            : settleStep(turn, settling));
+        let results: Settled[];
+        if (revision >= turnRevisions.callsWaitWithoutPromises) {
+          // Awaited here, not in an `async` helper: the step's one wait is one `condition` and this `await`.
+          const calls = new StepCalls(turn, settling);
+          const large = () => largeWhileOnlyWaiting(turn, settling);
+          while (calls.advance()) {
+            if (large()) await continueTurnAsNew(turn, settling);
+            await condition(() => calls.moved() || large());
+          }
+          results = calls.results();
+        } else {
+          results = await (revision >= turnRevisions.oneWaitPerStep
+            ? settleWaitingCalls(turn, settling)
+            : revision >= turnRevisions.flatDecisionPath
+              ? settleCalls(turn, settling)
+              : settleStep(turn, settling));
+        }
         const last = results.indexOf(withNextStep);
-        if (last >= 0) next = await runLastToolWithNextStep(turn, settling, results, last);
+        if (last >= 0 && revision >= turnRevisions.callsWaitWithoutPromises) {
+          // The activity awaited here, without a `then` between it and the turn.
+          const run = new LastToolWithNextStep(turn, settling, results, last);
+          try {
+            next = run.took(await run.running);
+            run.ended();
+          } catch (error) {
+            run.failed();
+            throw error;
+          }
+        } else if (last >= 0) next = await runLastToolWithNextStep(turn, settling, results, last);
         else turn.addToolMessage(settling.plans, settling.opened, results as Array<ToolResultPart | undefined>);
         if (turn.approvals.superseded()) return await this.finish('superseded');
       }

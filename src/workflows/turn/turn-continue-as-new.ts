@@ -62,6 +62,14 @@ export function whenSettledOrLarge(
 }
 
 /**
+ * From turn revision 19 (`StepCalls`), the turn's watch beside its calls' one wait: its history is large while they
+ * only wait, so it continues as new, carrying them.
+ */
+export function largeWhileOnlyWaiting(turn: TurnState, settling: Settling): boolean {
+  return historyIsLarge() && onlyWaits(turn, settling);
+}
+
+/**
  * True when nothing of the turn runs (no tool, notice or handler) and every call not settled waits for a person:
  * for a decision, or for a client's output. Read from state, never from where a promise has got to.
  */
@@ -80,7 +88,7 @@ function onlyWaits(turn: TurnState, settling: Settling): boolean {
 }
 
 /** Continues as new, carrying everything: the new run takes up the calls where this one leaves them. */
-async function continueTurnAsNew(turn: TurnState, settling: Settling): Promise<never> {
+export async function continueTurnAsNew(turn: TurnState, settling: Settling): Promise<never> {
   const info = workflowInfo();
   turn.events.note('turn-continued-as-new', turn.steps, {
     detail: `history of ${info.historyLength} events and ${info.historySize} bytes`,
