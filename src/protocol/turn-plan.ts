@@ -289,15 +289,15 @@ export const turnRevisions = {
   /**
    * a call waits for a person without a promise of its own; the turn awaits the step's last tool itself
    *
-   * A step's calls are followed as state (`StepCalls`): the turn awaits one `condition` that wakes when a decision, an
-   * output or a result comes, and takes each call on from there synchronously, instead of a `settle` promise, an
-   * awaited `TurnApprovals.decision` and its `condition` per call (an approval with an expiry keeps a promise, for its
-   * timer); the activity that runs the step's last tool with the next model step is awaited by the turn, without two
-   * `then`s between them (`LastToolWithNextStep`). The workflow task that opens an approval creates 5 promises instead
-   * of 15 and a decision 14 instead of 16, as many as the hand-written loop (docs/performance.md, "The workflow task that
-   * opens the approval"). The commands are those of revision 18, but a decision reaches its tool in fewer microtask
-   * turns, so it can meet a notice's or an expiry timer's chain in another order, and turns planned before it keep the
-   * old path. @since 2026-11-27
+   * A step's calls are followed as state (`StepCalls`): the turn awaits one `condition` that wakes when a decision or a
+   * client's output comes, a call fails or all are settled, and takes each call on from there synchronously, instead
+   * of a `settle` promise, an awaited `TurnApprovals.decision` and its `condition` per call (an approval with an expiry
+   * keeps a promise, for its timer); the activity that runs the step's last tool with the next model step is awaited
+   * by the turn, without two `then`s between them (`LastToolWithNextStep`). The workflow task that opens an approval
+   * creates 5 promises instead of 15 and a decision 14 instead of 16, as many as the hand-written loop
+   * (docs/performance.md, "The workflow task that opens the approval"). The commands are revision 18's, but a
+   * decision's tools are scheduled before its timers are cancelled and its notices resolved, where revision 18 did
+   * them last, so turns planned before it keep the old path. @since 2026-11-27
    */
   callsWaitWithoutPromises: 19,
   current: 19,

@@ -36,7 +36,7 @@ export class StepCalls {
     // A call an earlier run left waiting for a client's output has its decision and its start recorded.
     this.awaitingOutput = settling.plans.map((plan, index) => isOpen(settling, index) && turn.awaitsOutput(plan));
     this.started = [...this.awaitingOutput];
-    // Expiry timers before any tool, in the order of the calls, as `settle` started them.
+    // Expiry timers first, in the order of the calls; `advance` then starts what needs no person.
     settling.plans.forEach((_, index) => {
       const approvalId = this.awaitedDecision(index);
       if (approvalId !== undefined && !turn.approvals.book.decisionOf(approvalId)) {
