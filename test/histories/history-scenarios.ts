@@ -977,17 +977,17 @@ const flatDecisions: HistoryScenario[] = [
   },
 ];
 
-/** Revision 18: a step's calls settled side by side and waited for through one condition. */
-const oneWaitPerStep: HistoryScenario[] = [
-  {
-    // Two calls that ask in one step, each with a reminder that has fired and a reminder and an expiry warning still
-    // waiting; both are decided in one update: the timers are cancelled, the notices resolved, the first tool runs on
-    // its own and the second with the next model step.
-    name: 'revision-18',
-    saves: ['revision-18'],
+/**
+ * Two calls that ask in one step, each with a reminder that has fired and a reminder and an expiry warning still
+ * waiting; both are decided in one update: the timers are cancelled, the notices resolved, the first tool runs on its
+ * own and the second with the next model step. Revision 18 recorded it; revision 19 runs the same path on its own code.
+ */
+function twoRemindedCallsDecidedTogether(name: string): HistoryScenario {
+  return {
+    name,
+    saves: [name],
     worker: { policy: remindedDeleteFile },
     async run(context) {
-      const name = 'revision-18';
       context.model.scriptFor(
         marker(name),
         {
@@ -1016,47 +1016,15 @@ const oneWaitPerStep: HistoryScenario[] = [
       await handle.result();
       await context.save(handle.workflowId);
     },
-  },
-];
+  };
+}
+
+/** Revision 18: a step's calls settled side by side and waited for through one condition. */
+const oneWaitPerStep: HistoryScenario[] = [twoRemindedCallsDecidedTogether('revision-18')];
 
 /** Revision 19: a step's calls followed as state, waiting for people without promises of their own. */
 const callsWaitWithoutPromises: HistoryScenario[] = [
-  {
-    // Revision 18's path on revision 19's code: two calls that ask, each with a reminder that has fired and a reminder
-    // and an expiry warning still waiting, decided in one update.
-    name: 'revision-19',
-    saves: ['revision-19'],
-    worker: { policy: remindedDeleteFile },
-    async run(context) {
-      const name = 'revision-19';
-      context.model.scriptFor(
-        marker(name),
-        {
-          toolCalls: [
-            { id: `${name}-delete-a`, name: 'deleteFile', arguments: { path: `${name}-a.txt` } },
-            { id: `${name}-delete-b`, name: 'deleteFile', arguments: { path: `${name}-b.txt` } },
-          ],
-        },
-        { text: `${name} finished` },
-      );
-      const handle = await context.tollgate.startTurn(
-        { messages: [{ role: 'user', content: `${marker(name)} go` }], requester: 'carol' },
-        { workflowId: name },
-      );
-      const approvals = (await waitForPending(handle, 2)) as PendingToolApproval[];
-      const ids = new Set(approvals.map((approval) => approval.approvalId));
-      await waitFor(
-        async () => context.notifier.sent.filter((entry) => ids.has(entry.approvalId)),
-        (sent) => sent.length === 4,
-      );
-      await context.tollgate.decideMany(
-        handle.workflowId,
-        approvals.map((approval) => ({ approvalId: approval.approvalId, approved: true, approver: 'ana' })),
-      );
-      await handle.result();
-      await context.save(handle.workflowId);
-    },
-  },
+  twoRemindedCallsDecidedTogether('revision-19'),
   {
     // A call that asks and expires (its timer, the one promise a waiting call keeps) while a call that needs no
     // approval runs its tool beside it; the model then reads the denial and the tool's output.
