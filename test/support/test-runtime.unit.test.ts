@@ -14,6 +14,7 @@ const runtime = require('./test-runtime.js') as {
   ) => (...args: unknown[]) => unknown;
   hasCodeCache: (filename: string) => boolean;
   keptTransform: (cache: FakeTransformCache, transform: (filename: string, options?: object) => string) => Transform;
+  sharedFile: (from: string, moduleName: string) => string | undefined;
 };
 type Transform = (filename: string, options?: object) => string;
 interface TransformedFile {
@@ -129,5 +130,31 @@ describe('keeping transforms between test files', () => {
     runtime.keptTransform(first.cache, first.transform)(filename, { isInternalModule: true });
     runtime.keptTransform(first.cache, first.transform)(filename, { isInternalModule: true });
     expect(first.calls).toEqual([filename, filename]);
+  });
+});
+
+describe('packages loaded once per worker process', () => {
+  /** `name` as a module registry of its own loads it: what the next test file in this worker process gets. */
+  function inFreshRegistry(name: string): unknown {
+    let loaded: unknown;
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      loaded = require(name);
+    });
+    return loaded;
+  }
+
+  it("gives every test file the same copy of Temporal's protobuf definitions and their library, Node's own", () => {
+    for (const name of ['@temporalio/proto', 'protobufjs/light', 'long']) {
+      expect(runtime.sharedFile(__filename, name)).toBe(require.resolve(name));
+      expect(inFreshRegistry(name)).toBe(inFreshRegistry(name));
+    }
+  });
+
+  it('gives each test file a fresh copy of every other package', () => {
+    for (const name of ['zod', '@temporalio/common', 'protobufjs-like', './test-runtime.js']) {
+      expect(runtime.sharedFile(__filename, name)).toBeUndefined();
+    }
+    expect(inFreshRegistry('zod')).not.toBe(inFreshRegistry('zod'));
   });
 });

@@ -18,11 +18,12 @@ import {
 import { createTestTools } from '../../support/test-tools';
 
 // A server of this file's own, with Temporal's history limits lowered (50 MB terminates a workflow by default,
-// and continuing as new is suggested from 4 MB): a flood that ends a turn then takes 6 MB instead of 50.
+// and continuing as new is suggested from 4 MB): a flood that ends a turn then takes 1.2 MB instead of 50, so the
+// worker and the server spend seconds, not tens of seconds, carrying the junk.
 const historyLimits = {
-  'limit.historySize.suggestContinueAsNew': 2_000_000,
-  'limit.historySize.warn': 4_000_000,
-  'limit.historySize.error': 6_000_000,
+  'limit.historySize.suggestContinueAsNew': 400_000,
+  'limit.historySize.warn': 800_000,
+  'limit.historySize.error': 1_200_000,
 };
 
 const { tools, runs } = createTestTools();
@@ -63,8 +64,12 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** A junk decision of about 1.5 MB: ignored, but kept in the turn's history by the server. */
-const junk = (approvalId: string) => ({ approvalId, approved: true, reason: 'x'.repeat(1_500_000) });
+/**
+ * A junk decision of about 300 KB (over a signal's 64,000 characters of text, so the turn reads none of it): ignored,
+ * but kept in the turn's history by the server.
+ */
+const junkText = 'x'.repeat(300_000);
+const junk = (approvalId: string) => ({ approvalId, approved: true, reason: junkText });
 
 /** Enough junk to pass the server's limit twice over. */
 const floodSize = 8;
@@ -332,7 +337,7 @@ describe('conversation, flooded with large signals while its turn waits', () => 
     const conversationHandle = environment.client.workflow.getHandle(conversationId);
     const firstRun = (await conversationHandle.describe()).runId;
     for (let index = 0; index < floodSize; index++) {
-      await conversationHandle.signal('turnPendingApprovals', { turnId, pending: 'x'.repeat(1_500_000) });
+      await conversationHandle.signal('turnPendingApprovals', { turnId, pending: junkText });
       // A query waits for the conversation to have taken the signal: as fast as the worker goes.
       await environment.tollgate.conversationState(conversationId);
     }
