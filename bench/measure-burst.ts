@@ -6,6 +6,7 @@ import { waitForApprovalRequest, type TurnLimits } from './measure-latency';
 import { cpuMillisecondsOf } from './worker-child';
 import { percentile, summarise, type LatencySummary } from './stats';
 import { decisionPhasesOf, startPhasesOf, type DecisionPhases, type StartPhases } from './wait-phases';
+import { timedOutTasksOf, type TimedOutTask } from './timed-out-tasks';
 import { workerSwitchesOf } from './worker-switches';
 
 /** N turns waiting at once, then decided in one burst. */
@@ -60,7 +61,14 @@ export interface BurstResult {
    * (`scheduleToStart`), or one the worker took but did not answer within its 10 s (`startToClose`: it
    * waited in the worker behind other tasks, or ran that long).
    */
-  workflowTaskTimeouts?: { turnsRead: number; timeouts: number; scheduleToStart?: number; startToClose?: number };
+  workflowTaskTimeouts?: {
+    turnsRead: number;
+    timeouts: number;
+    scheduleToStart?: number;
+    startToClose?: number;
+    /** Each timed-out task: which turn, what woke it, how long it was held, and the turn's history. */
+    tasks?: TimedOutTask[];
+  };
   /**
    * Workflow tasks, in the same histories, started by another worker process than the turn's previous one (a replay
    * from history on a worker that did not cache the turn): 0 on one worker; what a second worker costs in replays.
@@ -181,6 +189,11 @@ export async function measureBurst(
     `${workflowTaskTimeouts.timeouts} workflow task timeouts in ${workflowTaskTimeouts.turnsRead} of the burst's histories` +
       ` (schedule-to-start ${workflowTaskTimeouts.scheduleToStart}, start-to-close ${workflowTaskTimeouts.startToClose})`,
   );
+  for (const task of workflowTaskTimeouts.tasks ?? []) {
+    options.progress(
+      `  ${task.timeout} in ${task.workflowId}: woken by ${task.wokenBy}, held ${task.heldMs} ms by ${task.startedBy ?? 'no worker'} (its history is in the report)`,
+    );
+  }
   const perTurn = (before: number | undefined, after: number | undefined) =>
     before === undefined || after === undefined ? undefined : (after - before) / count;
 
@@ -224,13 +237,13 @@ async function readBurstHistories(
   startPhases?: BurstResult['startPhases'];
 }> {
   const histories = await mapWithLimit(turns, 10, async (turn) => {
-    const history = await system
-      .handle(turn)
-      .fetchHistory()
-      .catch(() => undefined);
-    return history?.events ?? undefined;
+    const handle = system.handle(turn);
+    const history = await handle.fetchHistory().catch(() => undefined);
+    return history?.events ? { workflowId: handle.workflowId, events: history.events } : undefined;
   });
-  const read = histories.filter((events) => events !== undefined);
+  const turnHistories = histories.filter((history) => history !== undefined);
+  const read = turnHistories.map((history) => history.events);
+  const tasks = turnHistories.flatMap((history) => timedOutTasksOf(history.workflowId, history.events));
   const timedOut = read.flatMap((events) =>
     events.flatMap((event) =>
       event.workflowTaskTimedOutEventAttributes ? [event.workflowTaskTimedOutEventAttributes] : [],
@@ -248,6 +261,7 @@ async function readBurstHistories(
       timeouts: timedOut.length,
       scheduleToStart: ofType(temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_SCHEDULE_TO_START),
       startToClose: ofType(temporal.api.enums.v1.TimeoutType.TIMEOUT_TYPE_START_TO_CLOSE),
+      ...(tasks.length > 0 && { tasks }),
     },
     workerSwitches: read.reduce((sum, events) => sum + workerSwitchesOf(events), 0),
     ...(phases.length > 0 && {

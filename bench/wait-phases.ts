@@ -14,7 +14,8 @@ export interface WaitPhases {
 
 type HistoryEvent = temporal.api.history.v1.IHistoryEvent;
 
-function millisecondsOf(event: HistoryEvent): number {
+/** When an event happened, in milliseconds since the epoch. */
+export function millisecondsOf(event: HistoryEvent): number {
   const time = event.eventTime;
   return Number(time?.seconds ?? 0) * 1000 + (time?.nanos ?? 0) / 1e6;
 }
