@@ -191,7 +191,7 @@ export async function measureBurst(
   );
   for (const task of workflowTaskTimeouts.tasks ?? []) {
     options.progress(
-      `  ${task.timeout} in ${task.workflowId}: woken by ${task.wokenBy}, held ${task.heldMs} ms by ${task.startedBy ?? 'no worker'} (its history is in the report)`,
+      `  ${task.timeout} in ${task.workflowId}: woken by ${task.wokenBy}, held ${task.heldMs} ms by ${task.startedBy ?? 'no worker'} until ${task.timedOutAt} (its history is in the report)`,
     );
   }
   const perTurn = (before: number | undefined, after: number | undefined) =>

@@ -16,6 +16,8 @@ export interface TimedOutTask {
   wokenBy: string;
   /** From the task's start (or, if it never started, its scheduling) to its timeout. */
   heldMs: number;
+  /** When it timed out (ISO 8601), to set beside the worker's pauses (bench/stall-monitor.ts). */
+  timedOutAt: string;
   /** The worker that started it. */
   startedBy?: string;
   /** The turn's whole history, an event a line: id, type, and milliseconds since the turn started. */
@@ -46,6 +48,7 @@ export function timedOutTasksOf(workflowId: string, events: readonly HistoryEven
       ),
       wokenBy: woken ? eventTypeName(woken.eventType) : 'none',
       heldMs: Math.round(millisecondsOf(event) - millisecondsOf(started ?? scheduled ?? event)),
+      timedOutAt: new Date(millisecondsOf(event)).toISOString(),
       ...(identity && { startedBy: identity }),
       events: lines,
     };

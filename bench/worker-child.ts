@@ -38,6 +38,7 @@ export class WorkerChild implements BenchWorkers {
   private constructor(
     readonly system: BenchSystem,
     private readonly child: ChildProcess,
+    private readonly log: (line: string) => void,
   ) {
     child.on('message', (message: WorkerProcessMessage) => this.receive(message));
   }
@@ -102,7 +103,7 @@ export class WorkerChild implements BenchWorkers {
       if (!stopping.has(child))
         options.log(`[${options.system} worker] exited unexpectedly (${signal ?? `code ${code}`})`);
     });
-    return new WorkerChild(options.system, child);
+    return new WorkerChild(options.system, child, options.log);
   }
 
   /** The process id, whose VmRSS is the worker's memory. */
@@ -177,6 +178,10 @@ export class WorkerChild implements BenchWorkers {
   }
 
   private receive(message: WorkerProcessMessage): void {
+    if (message.type === 'stall') {
+      const ended = new Date(message.endedAt).toISOString();
+      this.log(`[${this.system} worker] main thread paused ${message.ms} ms (${message.kind}), until ${ended}`);
+    }
     if (message.type === 'collected') {
       this.collected?.();
       this.collected = undefined;

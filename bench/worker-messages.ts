@@ -1,6 +1,11 @@
+import type { Stall } from './stall-monitor';
+
 /** What a benchmark worker process tells the benchmark. */
 export type WorkerProcessMessage =
-  { type: 'ready' } | { type: 'tool-start'; turn: string; at: number } | { type: 'collected' };
+  | { type: 'ready' }
+  | { type: 'tool-start'; turn: string; at: number }
+  | { type: 'collected' }
+  | ({ type: 'stall' } & Stall);
 
 /** What the benchmark asks of a worker process. */
 export type BenchmarkMessage = { type: 'collect-garbage' } | { type: 'stop' };

@@ -7,6 +7,7 @@ import { tollgateWorkerDefaults } from '../src/worker-defaults';
 import type { BaselineActivities } from './baseline-activities';
 import { createBenchTools } from './bench-tools';
 import { nowMs } from './clock';
+import { watchForStalls } from './stall-monitor';
 import { createHandLoopActivities } from './hand-loop-activities';
 import { workerEnvironment, type BenchmarkMessage, type WorkerProcessMessage } from './worker-messages';
 
@@ -22,6 +23,8 @@ function send(message: WorkerProcessMessage): void {
 
 async function main(): Promise<void> {
   Runtime.install({ logger: new DefaultLogger('WARN') });
+  // Pauses of this process's main thread of a second or more, to set beside a burst's timed-out workflow tasks.
+  watchForStalls({ intervalMs: 100, thresholdMs: 1_000, report: (stall) => send({ type: 'stall', ...stall }) });
   const system = required(workerEnvironment.system);
   const taskQueue = required(workerEnvironment.taskQueue);
   const workflowBundle = { codePath: required(workerEnvironment.bundle) };

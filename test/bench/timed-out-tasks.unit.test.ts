@@ -56,7 +56,7 @@ const history: HistoryEvent[] = [
 ];
 
 describe('a burst turn whose workflow task timed out', () => {
-  it('names the turn, the kind of timeout, what woke the task, who held it and for how long', () => {
+  it('names the turn, the kind of timeout, what woke the task, who held it, for how long and until when', () => {
     const [task, ...more] = timedOutTasksOf('turn-7', history);
     expect(more).toEqual([]);
     expect(task).toMatchObject({
@@ -64,6 +64,7 @@ describe('a burst turn whose workflow task timed out', () => {
       timeout: 'START_TO_CLOSE',
       wokenBy: 'ACTIVITY_TASK_COMPLETED',
       heldMs: 10_000,
+      timedOutAt: new Date(11_500).toISOString(),
       startedBy: 'worker-b',
     });
     expect(task!.events[0]).toBe('1 WORKFLOW_EXECUTION_STARTED +0 ms');
