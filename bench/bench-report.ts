@@ -4,7 +4,7 @@ import type { BurstResult } from './measure-burst';
 import type { HistorySize } from './history-size';
 import type { StoreCost } from './measure-store-cost';
 import type { RequestCounts } from './counting-proxy';
-import type { WaitPhases } from './wait-phases';
+import type { DecisionTimeline, WaitPhases } from './wait-phases';
 import type { BenchSystem } from './worker-messages';
 import { percentile, type LatencySummary } from './stats';
 
@@ -20,6 +20,8 @@ export interface LatencyFigures {
   decisionToToolStartMs: LatencySummary;
   /** Medians, from the histories of up to 20 of these turns: what start → request is made of. */
   waitPhases?: WaitPhases & { samples: number };
+  /** Medians, from the same histories and the tools' stamps: what decision → tool start is made of. */
+  decisionTimeline?: DecisionTimeline & { samples: number };
 }
 
 /** The mean history of one completed turn. */
@@ -249,6 +251,18 @@ function headlineRows(report: BenchReport): Row[] {
       each(latency, (figures) => figures.decisionToToolStartMs.p95),
       milliseconds,
     );
+    const timeline = each(latency, (figures) => figures.decisionTimeline);
+    if (timeline.tollgate) {
+      const where = `(history, median of ${timeline.tollgate.samples})`;
+      for (const [name, key] of [
+        ['sent → its workflow task scheduled', 'untilTaskScheduledMs'],
+        ['that task waits for the worker', 'taskQueuedMs'],
+        ['that task runs', 'taskRunMs'],
+        ['task completed → the tool begins', 'untilToolMs'],
+      ] as const) {
+        add(`  of which ${name} ${where}`, each(timeline, (figures) => figures[key]), milliseconds);
+      }
+    }
     add(
       'start → approval request p50',
       each(latency, (figures) => figures.startToRequestMs.p50),

@@ -8,6 +8,9 @@ export interface TurnTiming {
   startToRequestMs: number;
   /** From just before the decision is sent to the moment the tool's activity begins executing. */
   decisionToToolStartMs: number;
+  /** When the decision was sent and when the tool began (ms since the epoch), to set beside the turn's history. */
+  decidedAtMs: number;
+  toolStartedAtMs: number;
 }
 
 /** Limits of one turn. */
@@ -36,7 +39,15 @@ export async function runTimedTurn(
   await withTimeout(system.approve(turn, approvalId), limits.stepTimeoutMs, `approving ${turn.workflowId}`);
   const toolStartedAt = await toolStart;
   await withTimeout(system.finished(turn), limits.stepTimeoutMs, `the end of ${turn.workflowId}`);
-  return { turn, timing: { startToRequestMs: requested - started, decisionToToolStartMs: toolStartedAt - decided } };
+  return {
+    turn,
+    timing: {
+      startToRequestMs: requested - started,
+      decisionToToolStartMs: toolStartedAt - decided,
+      decidedAtMs: decided,
+      toolStartedAtMs: toolStartedAt,
+    },
+  };
 }
 
 /** Polls until the turn waits for its approval; resolves with the approvalId. `onPoll` is told of every poll. */

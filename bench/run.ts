@@ -29,7 +29,7 @@ import { measureBurst } from './measure-burst';
 import { measureGrowth } from './measure-growth';
 import { measureInterleaved, measureLatency, type TurnLimits } from './measure-latency';
 import { mean, percentile, summarise } from './stats';
-import { waitPhasesOf, type WaitPhases } from './wait-phases';
+import { decisionTimelineOf, waitPhasesOf, type DecisionTimeline, type WaitPhases } from './wait-phases';
 import { TollgateSystem } from './tollgate-system';
 import { WorkerChild } from './worker-child';
 import { WorkerGroup } from './worker-group';
@@ -232,12 +232,17 @@ async function main(): Promise<void> {
         }
         completedTurns[system.key] = result.turns;
         if (options.only.has('latency')) {
-          const phases = await Promise.all(
-            result.turns
-              .slice(0, 20)
-              .map(async (turn) => waitPhasesOf((await system.handle(turn).fetchHistory()).events ?? [])),
+          const histories = await Promise.all(
+            result.turns.slice(0, 20).map(async (turn) => (await system.handle(turn).fetchHistory()).events ?? []),
           ).catch(() => []);
+          const phases = histories.map((events) => waitPhasesOf(events));
           const middle = (value: (phase: WaitPhases) => number) => percentile(phases.map(value), 0.5);
+          const timelines = histories.flatMap((events, index) => {
+            const timing = result.timings[index];
+            return (timing && decisionTimelineOf(events, timing.decidedAtMs, timing.toolStartedAtMs)) ?? [];
+          });
+          const timelineMiddle = (value: (timeline: DecisionTimeline) => number) =>
+            percentile(timelines.map(value), 0.5);
           figures[system.key].latency = {
             startToRequestMs: summarise(result.timings.map((timing) => timing.startToRequestMs)),
             decisionToToolStartMs: summarise(result.timings.map((timing) => timing.decisionToToolStartMs)),
@@ -249,6 +254,15 @@ async function main(): Promise<void> {
                 workflowTaskMs: middle((phase) => phase.workflowTaskMs),
                 activities: middle((phase) => phase.activities),
                 activityMs: middle((phase) => phase.activityMs),
+              },
+            }),
+            ...(timelines.length > 0 && {
+              decisionTimeline: {
+                samples: timelines.length,
+                untilTaskScheduledMs: timelineMiddle((timeline) => timeline.untilTaskScheduledMs),
+                taskQueuedMs: timelineMiddle((timeline) => timeline.taskQueuedMs),
+                taskRunMs: timelineMiddle((timeline) => timeline.taskRunMs),
+                untilToolMs: timelineMiddle((timeline) => timeline.untilToolMs),
               },
             }),
           };

@@ -82,6 +82,52 @@ export interface DecisionPhases {
  * model step) in a history with one decision.
  */
 export function decisionPhasesOf(events: readonly HistoryEvent[]): DecisionPhases | undefined {
+  const task = decisionTaskOf(events);
+  const activityStarted = events.find(
+    (event) =>
+      String(event.activityTaskStartedEventAttributes?.scheduledEventId) === String(task?.activityScheduled.eventId),
+  );
+  if (!task || !activityStarted) return undefined;
+  return {
+    taskQueuedMs: millisecondsOf(task.started) - millisecondsOf(task.scheduled),
+    taskRunMs: millisecondsOf(task.completed) - millisecondsOf(task.started),
+    activityQueuedMs: millisecondsOf(activityStarted) - millisecondsOf(task.activityScheduled),
+  };
+}
+
+/**
+ * A decision's way to its tool with nothing else going on, on one machine's clock: the client's send and the tool's
+ * own stamp set around the history's events of the workflow task that took the decision.
+ */
+export interface DecisionTimeline {
+  /** From the client's send to the server scheduling the workflow task that takes the decision (ms). */
+  untilTaskScheduledMs: number;
+  /** That workflow task, scheduled → started: the server's dispatch to the worker (ms). */
+  taskQueuedMs: number;
+  /** That workflow task, started → completed: the worker's activation and the task's completion (ms). */
+  taskRunMs: number;
+  /** From that task's completion to the tool's own stamp: the activity's dispatch and what runs before the tool (ms). */
+  untilToolMs: number;
+}
+
+/** The {@link DecisionTimeline} of a history with one decision, sent at `sentAtMs` and whose tool began at `toolAtMs`. */
+export function decisionTimelineOf(
+  events: readonly HistoryEvent[],
+  sentAtMs: number,
+  toolAtMs: number,
+): DecisionTimeline | undefined {
+  const task = decisionTaskOf(events);
+  if (!task) return undefined;
+  return {
+    untilTaskScheduledMs: millisecondsOf(task.scheduled) - sentAtMs,
+    taskQueuedMs: millisecondsOf(task.started) - millisecondsOf(task.scheduled),
+    taskRunMs: millisecondsOf(task.completed) - millisecondsOf(task.started),
+    untilToolMs: toolAtMs - millisecondsOf(task.completed),
+  };
+}
+
+/** The workflow task that scheduled the first activity after the decision, and that activity's scheduling. */
+function decisionTaskOf(events: readonly HistoryEvent[]) {
   const decided = events.findIndex(
     (event) => event.workflowExecutionSignaledEventAttributes || event.workflowExecutionUpdateAcceptedEventAttributes,
   );
@@ -90,25 +136,18 @@ export function decisionPhasesOf(events: readonly HistoryEvent[]): DecisionPhase
   const scheduledIndex = events.findIndex(
     (event, index) => index > decided && event.activityTaskScheduledEventAttributes,
   );
-  const scheduled = events[scheduledIndex];
-  if (!scheduled) return undefined;
-  const activityStarted = events.find(
-    (event) => String(event.activityTaskStartedEventAttributes?.scheduledEventId) === String(scheduled.eventId),
-  );
+  const activityScheduled = events[scheduledIndex];
+  if (!activityScheduled) return undefined;
   // The workflow task that scheduled the tool: the last one completed before it.
   const completed = events
     .slice(0, scheduledIndex)
     .reverse()
     .find((event) => event.workflowTaskCompletedEventAttributes);
   const attributes = completed?.workflowTaskCompletedEventAttributes;
-  const taskScheduled = byId.get(String(attributes?.scheduledEventId));
-  const taskStarted = byId.get(String(attributes?.startedEventId));
-  if (!completed || !taskScheduled || !taskStarted || !activityStarted) return undefined;
-  return {
-    taskQueuedMs: millisecondsOf(taskStarted) - millisecondsOf(taskScheduled),
-    taskRunMs: millisecondsOf(completed) - millisecondsOf(taskStarted),
-    activityQueuedMs: millisecondsOf(activityStarted) - millisecondsOf(scheduled),
-  };
+  const scheduled = byId.get(String(attributes?.scheduledEventId));
+  const started = byId.get(String(attributes?.startedEventId));
+  if (!completed || !scheduled || !started) return undefined;
+  return { scheduled, started, completed, activityScheduled };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { parseBenchOptions, UsageError } from '../../bench/bench-options';
 import { groupOf, summariseProfiles } from '../../bench/profile-summary';
-import { startPhasesOf, waitPhasesOf } from '../../bench/wait-phases';
+import { decisionTimelineOf, startPhasesOf, waitPhasesOf } from '../../bench/wait-phases';
 
 const at = (ms: number) => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
 
@@ -119,6 +119,39 @@ describe('startPhasesOf', () => {
       activitiesQueuedMs: 5,
       activitiesRunMs: 12,
     });
+  });
+});
+
+describe('decisionTimelineOf', () => {
+  // One turn decided by update at 1,000 ms (the client's clock, the same machine's as the server's) whose tool stamped
+  // 1,030 ms: the update's workflow task was scheduled at 1,004, started at 1,006, completed at 1,020.
+  const events = [
+    { eventId: 1, eventTime: at(0), workflowExecutionStartedEventAttributes: {} },
+    { eventId: 9, eventTime: at(1_004), workflowTaskScheduledEventAttributes: {} },
+    { eventId: 10, eventTime: at(1_006), workflowTaskStartedEventAttributes: {} },
+    {
+      eventId: 11,
+      eventTime: at(1_020),
+      workflowTaskCompletedEventAttributes: { scheduledEventId: 9, startedEventId: 10 },
+    },
+    { eventId: 12, eventTime: at(1_020), workflowExecutionUpdateAcceptedEventAttributes: {} },
+    { eventId: 13, eventTime: at(1_020), workflowExecutionUpdateCompletedEventAttributes: {} },
+    { eventId: 14, eventTime: at(1_020), activityTaskScheduledEventAttributes: {} },
+  ];
+  type Events = Parameters<typeof decisionTimelineOf>[0];
+
+  it("splits decision → tool start into the server's part, the decision's workflow task and the tool's dispatch", () => {
+    expect(decisionTimelineOf(events as unknown as Events, 1_000, 1_030)).toEqual({
+      untilTaskScheduledMs: 4,
+      taskQueuedMs: 2,
+      taskRunMs: 14,
+      untilToolMs: 10,
+    });
+  });
+
+  it('has nothing to say of a turn not decided, or whose decision scheduled no activity', () => {
+    expect(decisionTimelineOf(events.slice(0, 4) as unknown as Events, 1_000, 1_030)).toBeUndefined();
+    expect(decisionTimelineOf(events.slice(0, 6) as unknown as Events, 1_000, 1_030)).toBeUndefined();
   });
 });
 
