@@ -61,6 +61,8 @@ export interface BenchReport {
   baseline: SystemFigures;
   /** The hand-written agent loop (bench/hand-loop-workflow.ts); absent in reports from before 2026-11-27. */
   handLoop?: SystemFigures;
+  /** The hand-written loop kept Tollgate's search attributes (`BENCH_HAND_LOOP_LISTS_WAITING=1`). */
+  handLoopListsWaiting?: boolean;
   tollgate: SystemFigures;
   /** Tollgate with its turns' model steps as local activities (`modelSteps: 'local'`), when measured. */
   tollgateLocalSteps?: SystemFigures;
@@ -260,7 +262,11 @@ function headlineRows(report: BenchReport): Row[] {
         ['that task runs', 'taskRunMs'],
         ['task completed → the tool begins', 'untilToolMs'],
       ] as const) {
-        add(`  of which ${name} ${where}`, each(timeline, (figures) => figures[key]), milliseconds);
+        add(
+          `  of which ${name} ${where}`,
+          each(timeline, (figures) => figures[key]),
+          milliseconds,
+        );
       }
     }
     add(
@@ -781,7 +787,12 @@ export function renderMarkdown(report: BenchReport): string {
       'Tollgate / bare: against a workflow that waits for that decision, then runs one activity. Tollgate / hand-written: ' +
       'against an agent loop written by hand on Temporal from its samples (an activity calls the model with the openai ' +
       'client, not streamed; the workflow waits for a signal or update keyed by approval id; an activity runs the tool; ' +
-      'an activity calls the model again), with the same model replies, tool and wait. Burst cells: median of the ' +
+      'an activity calls the model again), with the same model replies, tool and wait' +
+      (report.handLoopListsWaiting
+        ? "; in this run the hand-written loop also keeps Tollgate's search attributes (its waiting approval ids, their " +
+          'tools and approvers, upserted when it waits and cleared when it ends; BENCH_HAND_LOOP_LISTS_WAITING=1)'
+        : '') +
+      '. Burst cells: median of the ' +
       'rounds (lowest–highest). Targets are on Tollgate / hand-written.',
     '',
   ];

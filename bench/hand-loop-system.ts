@@ -1,4 +1,5 @@
-import type { Client } from '@temporalio/client';
+import type { Client, WorkflowStartOptions } from '@temporalio/client';
+import { pendingApprovalsSearchAttribute } from '../src/workflows/definitions';
 import type { BenchModel } from './model-process';
 import type { DecisionChannel } from './bench-options';
 import type { BenchWorkers } from './bench-workers';
@@ -44,6 +45,22 @@ export class HandLoopSystem extends PlainWorkflowSystem {
       { toolCalls: [{ name: benchToolNames.approve, arguments: { turn: key } }] },
       { text: 'ok' },
     );
-    return [{ messages: [{ role: 'user', content: `${key} do the action` }] }];
+    return [
+      { messages: [{ role: 'user', content: `${key} do the action` }], ...(listsWaiting() && { listWaiting: true }) },
+    ];
   }
+
+  /** Listing its waiting approvals, the loop starts as a Tollgate turn does: with an empty list and a summary. */
+  protected override startOptionsFor(key: string): Partial<WorkflowStartOptions> {
+    if (!listsWaiting()) return {};
+    return {
+      typedSearchAttributes: [{ key: pendingApprovalsSearchAttribute, value: [] }],
+      staticSummary: `${key} do the action`,
+    };
+  }
+}
+
+/** `BENCH_HAND_LOOP_LISTS_WAITING=1`: the hand-written loop keeps Tollgate's search attributes (hand-loop-workflow.ts). */
+export function listsWaiting(): boolean {
+  return process.env.BENCH_HAND_LOOP_LISTS_WAITING === '1';
 }

@@ -10,8 +10,14 @@ import {
   defineUpdate,
   proxyActivities,
   setHandler,
+  upsertSearchAttributes,
   workflowInfo,
 } from '@temporalio/workflow';
+import {
+  approversSearchAttribute,
+  pendingApprovalsSearchAttribute,
+  waitingToolsSearchAttribute,
+} from '../src/workflows/definitions';
 import type { HandLoopActivities, LoopMessage } from './hand-loop-activities';
 
 /** Workflow type of the hand-written loop. */
@@ -41,8 +47,19 @@ const { callModel, runTool } = proxyActivities<HandLoopActivities>({
   retry: { maximumAttempts: 3 },
 });
 
+/** The loop's input: the conversation, and whether to list its waiting approvals as Tollgate's turns do. */
+export interface HandLoopInput {
+  messages: LoopMessage[];
+  /**
+   * Upsert the search attributes Tollgate's turn keeps (the waiting approval ids, their tools, who may decide) when
+   * it waits and clear them when it ends, as a team would that wants its waiting approvals listed in the Temporal UI
+   * or found by id (`BENCH_HAND_LOOP_LISTS_WAITING=1`): to price that feature apart from the rest of Tollgate.
+   */
+  listWaiting?: boolean;
+}
+
 /** Runs the conversation until the model answers with text; every tool call waits for its approval. */
-export async function handWrittenAgentLoop(input: { messages: LoopMessage[] }): Promise<string> {
+export async function handWrittenAgentLoop(input: HandLoopInput): Promise<string> {
   const messages = [...input.messages];
   const waiting = new Map<string, string>();
   const decided = new Map<string, boolean>();
@@ -58,13 +75,24 @@ export async function handWrittenAgentLoop(input: { messages: LoopMessage[] }): 
       .filter(([approvalId]) => !decided.has(approvalId))
       .map(([approvalId, toolName]) => ({ approvalId, toolName })),
   );
+  const listed = (approvalId: string | undefined, toolName?: string) =>
+    input.listWaiting &&
+    upsertSearchAttributes([
+      { key: pendingApprovalsSearchAttribute, value: approvalId ? [approvalId] : null },
+      { key: waitingToolsSearchAttribute, value: toolName ? [toolName] : null },
+      { key: approversSearchAttribute, value: approvalId ? ['*'] : null },
+    ]);
   for (let step = 0; step < maxSteps; step++) {
     const reply = await callModel({ messages });
     messages.push(reply);
-    if (!reply.tool_calls?.length) return reply.content ?? '';
+    if (!reply.tool_calls?.length) {
+      listed(undefined);
+      return reply.content ?? '';
+    }
     for (const call of reply.tool_calls) {
       const approvalId = `${workflowInfo().workflowId}:${call.id}`;
       waiting.set(approvalId, call.function.name);
+      listed(approvalId, call.function.name);
       await condition(() => decided.has(approvalId));
       const output = decided.get(approvalId)
         ? await runTool({ name: call.function.name, arguments: call.function.arguments })

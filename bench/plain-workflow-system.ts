@@ -1,4 +1,11 @@
-import type { Client, QueryDefinition, SignalDefinition, UpdateDefinition, WorkflowHandle } from '@temporalio/client';
+import type {
+  Client,
+  QueryDefinition,
+  SignalDefinition,
+  UpdateDefinition,
+  WorkflowHandle,
+  WorkflowStartOptions,
+} from '@temporalio/client';
 import { workflowIdOf, type ApprovalSystem, type BenchTurn, type FiguresKey } from './approval-system';
 import type { DecisionChannel } from './bench-options';
 import type { BenchWorkers } from './bench-workers';
@@ -44,10 +51,20 @@ export abstract class PlainWorkflowSystem implements ApprovalSystem {
   /** The workflow's arguments for the turn `key` (and whatever must be ready before it starts). */
   protected abstract argumentsFor(key: string): Promise<unknown[]>;
 
+  /** More start options for the turn `key` (search attributes, a summary), if the system has any. */
+  protected startOptionsFor(_key: string): Partial<WorkflowStartOptions> {
+    return {};
+  }
+
   async start(key: string): Promise<BenchTurn> {
     const args = await this.argumentsFor(key);
     const workflowId = workflowIdOf(key);
-    await this.client.workflow.start(this.workflow.type, { taskQueue: this.taskQueue, workflowId, args });
+    await this.client.workflow.start(this.workflow.type, {
+      ...this.startOptionsFor(key),
+      taskQueue: this.taskQueue,
+      workflowId,
+      args,
+    });
     return { key, workflowId };
   }
 

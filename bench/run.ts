@@ -14,7 +14,7 @@ import { tollgateSearchAttributes } from '../src/dev/search-attributes';
 import { tollgateWorkflowBundleOptions } from '../src/worker';
 import type { ApprovalSystem, BenchTurn, FiguresKey } from './approval-system';
 import { BaselineSystem } from './baseline-system';
-import { HandLoopSystem } from './hand-loop-system';
+import { HandLoopSystem, listsWaiting } from './hand-loop-system';
 import { benchUsage, parseBenchOptions, UsageError, type BenchOptions, type DecisionChannel } from './bench-options';
 import {
   renderMarkdown,
@@ -152,6 +152,8 @@ async function main(): Promise<void> {
       log: progress,
     };
     progress(`starting the three workers (maxCachedWorkflows ${options.maxCachedWorkflows}), each in its own process`);
+    if (listsWaiting())
+      progress("the hand-written loop keeps Tollgate's search attributes (BENCH_HAND_LOOP_LISTS_WAITING=1)");
     const [baselineWorker, handLoopWorker, tollgateWorker] = await Promise.all([
       WorkerChild.start({
         ...workerOptions,
@@ -512,6 +514,7 @@ async function main(): Promise<void> {
       options: { ...options, only: [...options.only] },
       baseline: figures.baseline,
       handLoop: figures.handLoop,
+      ...(listsWaiting() && { handLoopListsWaiting: true }),
       tollgate: figures.tollgate,
       ...(options.modelSteps.includes('local') && { tollgateLocalSteps: figures.tollgateLocalSteps }),
       growth,

@@ -1,6 +1,7 @@
 // One benchmark worker in a process of its own, so that its memory (VmRSS) is separable from the
 // benchmark's and from the other worker's. Started by worker-child.ts over an IPC channel.
-import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { createWriteStream } from 'node:fs';
+import { DefaultLogger, NativeConnection, Runtime, Worker, type RuntimeOptions } from '@temporalio/worker';
 import { contentStoreFromEnvironment } from '../src/store';
 import { createTollgateWorker } from '../src/worker';
 import { tollgateWorkerDefaults } from '../src/worker-defaults';
@@ -21,8 +22,29 @@ function send(message: WorkerProcessMessage): void {
   process.send?.(message);
 }
 
+/**
+ * Warnings to stderr; with `BENCH_WORKER_CORE_LOG=<path>`, also Temporal core's debug lines for workflow tasks (a
+ * task buffered for a cache slot, an eviction, a history fetched) into `<path>.<system>.log`, to trace a timed-out
+ * workflow task to what the worker did with it.
+ */
+function runtimeOptions(system: string): RuntimeOptions {
+  const corePath = process.env.BENCH_WORKER_CORE_LOG;
+  if (!corePath) return { logger: new DefaultLogger('WARN') };
+  const file = createWriteStream(`${corePath}.${system}.log`);
+  const toStderr = new DefaultLogger('WARN');
+  return {
+    logger: new DefaultLogger('DEBUG', (entry) => {
+      file.write(
+        `${new Date(Number(entry.timestampNanos / 1_000_000n)).toISOString()} ${entry.level} ${entry.message} ${JSON.stringify(entry.meta ?? {}, (_, value: unknown) => (typeof value === 'bigint' ? String(value) : value))}\n`,
+      );
+      if (entry.level === 'WARN' || entry.level === 'ERROR') toStderr.log(entry.level, entry.message, entry.meta);
+    }),
+    telemetryOptions: { logging: { filter: 'warn,temporalio_sdk_core::worker::workflow=debug', forward: {} } },
+  };
+}
+
 async function main(): Promise<void> {
-  Runtime.install({ logger: new DefaultLogger('WARN') });
+  Runtime.install(runtimeOptions(required(workerEnvironment.system)));
   // Pauses of this process's main thread of a second or more, to set beside a burst's timed-out workflow tasks.
   watchForStalls({ intervalMs: 100, thresholdMs: 1_000, report: (stall) => send({ type: 'stall', ...stall }) });
   const system = required(workerEnvironment.system);

@@ -5,7 +5,8 @@ import { createHandLoopActivities } from '../../bench/hand-loop-activities';
 import { HandLoopSystem } from '../../bench/hand-loop-system';
 import { waitForApprovalRequest } from '../../bench/measure-latency';
 import { TollgateSystem } from '../../bench/tollgate-system';
-import { createTestEnvironment, type TestEnvironment } from '../support/test-environment';
+import { pendingApprovalsSearchAttribute, waitingToolsSearchAttribute } from '../../src/workflows/definitions';
+import { createTestEnvironment, waitFor, type TestEnvironment } from '../support/test-environment';
 import { routeWorkerLogsToFile } from '../support/test-logs';
 
 /** Tool starts by turn key, reported by both workers' tools as the bench's workers report them. */
@@ -99,5 +100,42 @@ describe('the hand-written loop of the bench', () => {
     expect(await system.pendingApproval(turn)).toBe(approvalId);
     await system.approve(turn, approvalId);
     await system.finished(turn);
+  });
+
+  it("keeps Tollgate's search attributes while it waits when told to, so that feature can be priced apart", async () => {
+    const system = new HandLoopSystem(
+      environment.client,
+      environment.model,
+      `${environment.taskQueue}-hand-loop`,
+      starts,
+      'update',
+    );
+    const attributesOf = async (workflowId: string) =>
+      (await environment.client.workflow.getHandle(workflowId).describe()).typedSearchAttributes;
+    process.env.BENCH_HAND_LOOP_LISTS_WAITING = '1';
+    try {
+      const key = `[bench-test-listed-${Date.now()}]`;
+      const turn = await system.start(key);
+      const approvalId = await waitForApprovalRequest(system, turn, limits);
+      const waiting = await waitFor(
+        () => attributesOf(turn.workflowId),
+        (attributes) => attributes.get(pendingApprovalsSearchAttribute)?.length === 1,
+      );
+      expect(waiting.get(pendingApprovalsSearchAttribute)).toEqual([approvalId]);
+      expect(waiting.get(waitingToolsSearchAttribute)).toEqual([benchToolNames.approve]);
+      await system.approve(turn, approvalId);
+      await system.finished(turn);
+      const ended = await attributesOf(turn.workflowId);
+      expect(ended.get(pendingApprovalsSearchAttribute)).toBeUndefined();
+      expect(ended.get(waitingToolsSearchAttribute)).toBeUndefined();
+    } finally {
+      delete process.env.BENCH_HAND_LOOP_LISTS_WAITING;
+    }
+    // Without the switch the loop keeps none, as a loop from the samples would.
+    const plain = await system.start(`[bench-test-unlisted-${Date.now()}]`);
+    const approvalId = await waitForApprovalRequest(system, plain, limits);
+    expect((await attributesOf(plain.workflowId)).get(pendingApprovalsSearchAttribute)).toBeUndefined();
+    await system.approve(plain, approvalId);
+    await system.finished(plain);
   });
 });
