@@ -39,7 +39,14 @@ function runtimeOptions(system: string): RuntimeOptions {
       );
       if (entry.level === 'WARN' || entry.level === 'ERROR') toStderr.log(entry.level, entry.message, entry.meta);
     }),
-    telemetryOptions: { logging: { filter: 'warn,temporalio_sdk_core::worker::workflow=debug', forward: {} } },
+    // Core's debug lines on workflow tasks; BENCH_WORKER_CORE_LOG_FILTER narrows them (an env filter string, e.g.
+    // `warn,temporalio_sdk_core::worker::workflow::workflow_stream=debug`: each task received, buffered or evicted).
+    telemetryOptions: {
+      logging: {
+        filter: process.env.BENCH_WORKER_CORE_LOG_FILTER ?? 'warn,temporalio_sdk_core::worker::workflow=debug',
+        forward: {},
+      },
+    },
   };
 }
 
