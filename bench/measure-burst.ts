@@ -4,7 +4,7 @@ import { mapWithLimit, withTimeout } from './async-helpers';
 import { nowMs } from './clock';
 import { waitForApprovalRequest, type TurnLimits } from './measure-latency';
 import { cpuMillisecondsOf } from './worker-child';
-import { percentile, summarise, type LatencySummary } from './stats';
+import { mediansOf, summarise, type LatencySummary } from './stats';
 import { decisionPhasesOf, startPhasesOf, type DecisionPhases, type StartPhases } from './wait-phases';
 import { timedOutTasksOf, type TimedOutTask } from './timed-out-tasks';
 import { workerSwitchesOf } from './worker-switches';
@@ -252,9 +252,7 @@ async function readBurstHistories(
   const ofType = (type: temporal.api.enums.v1.TimeoutType) =>
     timedOut.filter((attributes) => attributes.timeoutType === type).length;
   const phases = read.flatMap((events) => decisionPhasesOf(events) ?? []);
-  const median = (value: (phase: DecisionPhases) => number) => percentile(phases.map(value), 0.5);
   const starts = read.map((events) => startPhasesOf(events));
-  const startMedian = (value: (phase: StartPhases) => number) => percentile(starts.map(value), 0.5);
   return {
     workflowTaskTimeouts: {
       turnsRead: read.length,
@@ -267,19 +265,13 @@ async function readBurstHistories(
     ...(phases.length > 0 && {
       decisionPhases: {
         turnsRead: phases.length,
-        taskQueuedMs: median((phase) => phase.taskQueuedMs),
-        taskRunMs: median((phase) => phase.taskRunMs),
-        activityQueuedMs: median((phase) => phase.activityQueuedMs),
+        ...mediansOf(phases),
       },
     }),
     ...(starts.length > 0 && {
       startPhases: {
         turnsRead: starts.length,
-        untilWaitingMs: startMedian((phase) => phase.untilWaitingMs),
-        tasksQueuedMs: startMedian((phase) => phase.tasksQueuedMs),
-        tasksRunMs: startMedian((phase) => phase.tasksRunMs),
-        activitiesQueuedMs: startMedian((phase) => phase.activitiesQueuedMs),
-        activitiesRunMs: startMedian((phase) => phase.activitiesRunMs),
+        ...mediansOf(starts),
       },
     }),
   };

@@ -28,8 +28,8 @@ import { historySizeOf } from './history-size';
 import { measureBurst } from './measure-burst';
 import { measureGrowth } from './measure-growth';
 import { measureInterleaved, measureLatency, type TurnLimits } from './measure-latency';
-import { mean, percentile, summarise } from './stats';
-import { decisionTimelineOf, waitPhasesOf, type DecisionTimeline, type WaitPhases } from './wait-phases';
+import { mean, mediansOf, summarise } from './stats';
+import { decisionTimelineOf, waitPhasesOf } from './wait-phases';
 import { TollgateSystem } from './tollgate-system';
 import { WorkerChild } from './worker-child';
 import { WorkerGroup } from './worker-group';
@@ -238,33 +238,23 @@ async function main(): Promise<void> {
             result.turns.slice(0, 20).map(async (turn) => (await system.handle(turn).fetchHistory()).events ?? []),
           ).catch(() => []);
           const phases = histories.map((events) => waitPhasesOf(events));
-          const middle = (value: (phase: WaitPhases) => number) => percentile(phases.map(value), 0.5);
           const timelines = histories.flatMap((events, index) => {
             const timing = result.timings[index];
             return (timing && decisionTimelineOf(events, timing.decidedAtMs, timing.toolStartedAtMs)) ?? [];
           });
-          const timelineMiddle = (value: (timeline: DecisionTimeline) => number) =>
-            percentile(timelines.map(value), 0.5);
           figures[system.key].latency = {
             startToRequestMs: summarise(result.timings.map((timing) => timing.startToRequestMs)),
             decisionToToolStartMs: summarise(result.timings.map((timing) => timing.decisionToToolStartMs)),
             ...(phases.length > 0 && {
               waitPhases: {
                 samples: phases.length,
-                untilWaitingMs: middle((phase) => phase.untilWaitingMs),
-                workflowTasks: middle((phase) => phase.workflowTasks),
-                workflowTaskMs: middle((phase) => phase.workflowTaskMs),
-                activities: middle((phase) => phase.activities),
-                activityMs: middle((phase) => phase.activityMs),
+                ...mediansOf(phases),
               },
             }),
             ...(timelines.length > 0 && {
               decisionTimeline: {
                 samples: timelines.length,
-                untilTaskScheduledMs: timelineMiddle((timeline) => timeline.untilTaskScheduledMs),
-                taskQueuedMs: timelineMiddle((timeline) => timeline.taskQueuedMs),
-                taskRunMs: timelineMiddle((timeline) => timeline.taskRunMs),
-                untilToolMs: timelineMiddle((timeline) => timeline.untilToolMs),
+                ...mediansOf(timelines),
               },
             }),
           };

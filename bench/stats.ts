@@ -25,3 +25,17 @@ export function summarise(values: readonly number[]): LatencySummary {
 export function mean(values: readonly number[]): number {
   return values.length === 0 ? NaN : values.reduce((sum, value) => sum + value, 0) / values.length;
 }
+
+/** A record of each field's median over records of numbers alike (the fields of the first; none when there are none). */
+export function mediansOf<T extends { [K in keyof T]: number }>(records: readonly T[]): T {
+  const fields = Object.keys(records[0] ?? {}) as Array<keyof T>;
+  return Object.fromEntries(
+    fields.map((field) => [
+      field,
+      percentile(
+        records.map((record) => record[field]),
+        0.5,
+      ),
+    ]),
+  ) as unknown as T;
+}

@@ -83,11 +83,12 @@ export interface DecisionPhases {
  */
 export function decisionPhasesOf(events: readonly HistoryEvent[]): DecisionPhases | undefined {
   const task = decisionTaskOf(events);
+  if (!task) return undefined;
   const activityStarted = events.find(
     (event) =>
-      String(event.activityTaskStartedEventAttributes?.scheduledEventId) === String(task?.activityScheduled.eventId),
+      String(event.activityTaskStartedEventAttributes?.scheduledEventId) === String(task.activityScheduled.eventId),
   );
-  if (!task || !activityStarted) return undefined;
+  if (!activityStarted) return undefined;
   return {
     taskQueuedMs: millisecondsOf(task.started) - millisecondsOf(task.scheduled),
     taskRunMs: millisecondsOf(task.completed) - millisecondsOf(task.started),

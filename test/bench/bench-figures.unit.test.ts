@@ -1,5 +1,6 @@
 import { parseBenchOptions, UsageError } from '../../bench/bench-options';
 import { groupOf, summariseProfiles } from '../../bench/profile-summary';
+import { mediansOf } from '../../bench/stats';
 import { decisionTimelineOf, startPhasesOf, waitPhasesOf } from '../../bench/wait-phases';
 
 const at = (ms: number) => ({ seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1e6 });
@@ -152,6 +153,18 @@ describe('decisionTimelineOf', () => {
   it('has nothing to say of a turn not decided, or whose decision scheduled no activity', () => {
     expect(decisionTimelineOf(events.slice(0, 4) as unknown as Events, 1_000, 1_030)).toBeUndefined();
     expect(decisionTimelineOf(events.slice(0, 6) as unknown as Events, 1_000, 1_030)).toBeUndefined();
+  });
+});
+
+describe('mediansOf', () => {
+  it("gives each field's median over the records, and nothing for no records", () => {
+    const phases = [
+      { queuedMs: 1, runMs: 30 },
+      { queuedMs: 9, runMs: 10 },
+      { queuedMs: 4, runMs: 20 },
+    ];
+    expect(mediansOf(phases)).toEqual({ queuedMs: 4, runMs: 20 });
+    expect(mediansOf([])).toEqual({});
   });
 });
 

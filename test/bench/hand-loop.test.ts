@@ -33,6 +33,9 @@ describe('the hand-written loop of the bench', () => {
   let connection: NativeConnection;
   let handLoopWorker: { worker: Worker; done: Promise<void> };
   const limits = { pollMs: 20, stepTimeoutMs: 20_000 };
+  /** The bench's hand-written loop on this test's worker, decided by update. */
+  const handLoop = () =>
+    new HandLoopSystem(environment.client, environment.model, `${environment.taskQueue}-hand-loop`, starts, 'update');
 
   beforeAll(async () => {
     routeWorkerLogsToFile();
@@ -59,13 +62,7 @@ describe('the hand-written loop of the bench', () => {
 
   it('asks for one approval, runs the tool once it is approved, and calls the model as often as Tollgate, unstreamed', async () => {
     const systems = {
-      handLoop: new HandLoopSystem(
-        environment.client,
-        environment.model,
-        `${environment.taskQueue}-hand-loop`,
-        starts,
-        'update',
-      ),
+      handLoop: handLoop(),
       tollgate: new TollgateSystem(environment.tollgate, environment.model, starts, 'update'),
     };
     for (const [name, system] of Object.entries(systems)) {
@@ -86,13 +83,7 @@ describe('the hand-written loop of the bench', () => {
   });
 
   it('refuses a decision for an approval it does not wait for, and records nothing', async () => {
-    const system = new HandLoopSystem(
-      environment.client,
-      environment.model,
-      `${environment.taskQueue}-hand-loop`,
-      starts,
-      'update',
-    );
+    const system = handLoop();
     const key = `[bench-test-stranger-${Date.now()}]`;
     const turn = await system.start(key);
     const approvalId = await waitForApprovalRequest(system, turn, limits);
@@ -103,13 +94,7 @@ describe('the hand-written loop of the bench', () => {
   });
 
   it("keeps Tollgate's search attributes while it waits when told to, so that feature can be priced apart", async () => {
-    const system = new HandLoopSystem(
-      environment.client,
-      environment.model,
-      `${environment.taskQueue}-hand-loop`,
-      starts,
-      'update',
-    );
+    const system = handLoop();
     const attributesOf = async (workflowId: string) =>
       (await environment.client.workflow.getHandle(workflowId).describe()).typedSearchAttributes;
     process.env.BENCH_HAND_LOOP_LISTS_WAITING = '1';
