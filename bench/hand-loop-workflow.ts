@@ -52,7 +52,7 @@ export interface HandLoopInput {
   messages: LoopMessage[];
   /**
    * Upsert the search attributes Tollgate's turn keeps (the waiting approval ids, their tools, who may decide) when
-   * it waits and clear them when it ends, as a team would that wants its waiting approvals listed in the Temporal UI
+   * it waits and clear them once its approval is decided, as a team would that wants its waiting approvals listed in the Temporal UI
    * or found by id (`BENCH_HAND_LOOP_LISTS_WAITING=1`): to price that feature apart from the rest of Tollgate.
    */
   listWaiting?: boolean;
@@ -94,6 +94,8 @@ export async function handWrittenAgentLoop(input: HandLoopInput): Promise<string
       waiting.set(approvalId, call.function.name);
       listed(approvalId, call.function.name);
       await condition(() => decided.has(approvalId));
+      // Decided, so no longer waiting: as Tollgate's turn does, the list of waiting approvals drops it at once.
+      listed(undefined);
       const output = decided.get(approvalId)
         ? await runTool({ name: call.function.name, arguments: call.function.arguments })
         : 'The user denied this action.';

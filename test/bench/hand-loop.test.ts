@@ -110,6 +110,16 @@ describe('the hand-written loop of the bench', () => {
       expect(waiting.get(waitingToolsSearchAttribute)).toEqual([benchToolNames.approve]);
       await system.approve(turn, approvalId);
       await system.finished(turn);
+      // Cleared once decided, in the decision's own workflow task: before the tool was scheduled, as Tollgate does.
+      const events = (await environment.client.workflow.getHandle(turn.workflowId).fetchHistory()).events ?? [];
+      const toolScheduled = events.findIndex(
+        (event) => event.activityTaskScheduledEventAttributes?.activityType?.name === 'runTool',
+      );
+      expect(toolScheduled).toBeGreaterThan(0);
+      const upsertsBeforeTool = events
+        .slice(0, toolScheduled)
+        .filter((event) => event.upsertWorkflowSearchAttributesEventAttributes).length;
+      expect(upsertsBeforeTool).toBe(2);
       const ended = await attributesOf(turn.workflowId);
       expect(ended.get(pendingApprovalsSearchAttribute)).toBeUndefined();
       expect(ended.get(waitingToolsSearchAttribute)).toBeUndefined();
