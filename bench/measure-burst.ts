@@ -6,6 +6,7 @@ import { waitForApprovalRequest, type TurnLimits } from './measure-latency';
 import { cpuMillisecondsOf } from './worker-child';
 import { mediansOf, summarise, type LatencySummary } from './stats';
 import { decisionPhasesOf, startPhasesOf, type DecisionPhases, type StartPhases } from './wait-phases';
+import { firstActivationsSummary } from './first-activations';
 import { timedOutTasksOf, type TimedOutTask } from './timed-out-tasks';
 import { workerSwitchesOf } from './worker-switches';
 
@@ -193,6 +194,9 @@ export async function measureBurst(
     options.progress(
       `  ${task.timeout} in ${task.workflowId}: woken by ${task.wokenBy}, held ${task.heldMs} ms by ${task.startedBy ?? 'no worker'} until ${task.timedOutAt} (its history is in the report)`,
     );
+    // With BENCH_WORKER_FIRST_TASKS: did the workflow code run the task that timed out, or only its retry?
+    const trace = firstActivationsSummary(system.name, task.workflowId);
+    if (trace) options.progress(`    ${trace}`);
   }
   const perTurn = (before: number | undefined, after: number | undefined) =>
     before === undefined || after === undefined ? undefined : (after - before) / count;

@@ -38,6 +38,7 @@ import { measureStoreCost, perUnit } from './measure-store-cost';
 import { CountingProxy } from './counting-proxy';
 import { startSeaweedFs } from '../src/dev/seaweedfs';
 import { contentStoreFromEnvironment } from '../src/store';
+import { firstTasksVariable } from './first-activations';
 
 const startedAt = Date.now();
 const outputFolder = path.resolve(__dirname, '../.tollgate/bench');
@@ -97,7 +98,14 @@ async function bundle(
   name: string,
   resources: Resources,
 ): Promise<string> {
-  const { code } = await bundleWorkflowCode({ ...options, logger: quietLogger });
+  const { code } = await bundleWorkflowCode({
+    ...options,
+    // With BENCH_WORKER_FIRST_TASKS, every worker writes when each run's first workflow task was done (bench/README.md).
+    ...(process.env[firstTasksVariable] && {
+      workflowInterceptorModules: [require.resolve('./first-activation-interceptor')],
+    }),
+    logger: quietLogger,
+  });
   const file = path.join(outputFolder, `${name}-bundle-${process.pid}.js`);
   writeFileSync(file, code);
   resources.files.push(file);

@@ -10,6 +10,7 @@ import { createBenchTools } from './bench-tools';
 import { nowMs } from './clock';
 import { watchForStalls } from './stall-monitor';
 import { createHandLoopActivities } from './hand-loop-activities';
+import { firstActivationSinks } from './first-activations';
 import { workerEnvironment, type BenchmarkMessage, type WorkerProcessMessage } from './worker-messages';
 
 function required(name: string): string {
@@ -59,6 +60,7 @@ async function main(): Promise<void> {
   const workflowBundle = { codePath: required(workerEnvironment.bundle) };
   // Both workers get the same cache, so the memory per waiting turn compares like with like.
   const maxCachedWorkflows = Number(required(workerEnvironment.maxCachedWorkflows));
+  const sinks = firstActivationSinks(system);
   const reportToolStart = (turn: string) => send({ type: 'tool-start', turn, at: nowMs() });
   const connection = await NativeConnection.connect({ address: required(workerEnvironment.address) });
   try {
@@ -82,7 +84,7 @@ async function main(): Promise<void> {
             // The bench's own store (TOLLGATE_STORE_DIR), or S3 for the content-store figure: createTollgateWorker
             // reads no environment, and would otherwise write to .tollgate/store.
             store: contentStoreFromEnvironment(),
-            workerOptions: { maxCachedWorkflows },
+            workerOptions: { maxCachedWorkflows, ...(sinks && { sinks }) },
           })
         : await Worker.create({
             connection,
@@ -93,6 +95,7 @@ async function main(): Promise<void> {
             ...(process.env[workerEnvironment.baselineWorkerSettings] === 'tollgate' &&
               tollgateWorkerDefaults({ maxCachedWorkflows })),
             maxCachedWorkflows,
+            ...(sinks && { sinks }),
           });
     await worker.runUntil(
       new Promise<void>((resolve) => {
