@@ -5,7 +5,14 @@ import { nowMs } from './clock';
 import { waitForApprovalRequest, type TurnLimits } from './measure-latency';
 import { cpuMillisecondsOf } from './worker-child';
 import { mediansOf, summarise, type LatencySummary } from './stats';
-import { decisionPhasesOf, startPhasesOf, type DecisionPhases, type StartPhases } from './wait-phases';
+import {
+  decisionPhasesOf,
+  decisionTimelineOf,
+  startPhasesOf,
+  type DecisionPhases,
+  type DecisionTimeline,
+  type StartPhases,
+} from './wait-phases';
 import { firstActivationsSummary } from './first-activations';
 import { timedOutTasksOf, type TimedOutTask } from './timed-out-tasks';
 import { workerSwitchesOf } from './worker-switches';
@@ -80,6 +87,12 @@ export interface BurstResult {
   /** Medians over the same histories: where start → request went (see {@link StartPhases}). */
   startPhases?: StartPhases & { turnsRead: number };
   /**
+   * Medians over the same histories, each decision's own way to its tool on one clock: the client's send, the
+   * decision's workflow task, and the tool's own stamp (see {@link DecisionTimeline}). Where the burst's median
+   * decision → tool start comes from when its other parts are level.
+   */
+  decisionTimeline?: DecisionTimeline & { turnsRead: number };
+  /**
    * When the fill (start → every turn waiting) and the burst (first decision → every turn ended) ran, on the
    * machine's monotonic clock in microseconds: the clock of a `.cpuprofile`'s samples, so that a profile can be cut
    * to one phase (`bench/profile-summary.ts --window`).
@@ -148,7 +161,9 @@ export async function measureBurst(
   // Back to back, `inFlight` decisions in progress at a time, as a bot or a gateway with a bounded pool sends a
   // bulk decision. A decision is in progress until its tool starts, whichever the channel: a signal is answered
   // as soon as the server has it, so bounding only the requests would let every signal pile up at once.
+  const sentAt = new Map<string, number>();
   const decisions = mapWithLimit(filled, options.inFlight, async ({ turn, approvalId }) => {
+    sentAt.set(turn.workflowId, nowMs());
     const accepted = await system.approve(turn, approvalId).then(
       () => true,
       () => false,
@@ -160,6 +175,15 @@ export async function measureBurst(
     filled.map(({ turn }) => system.worker.toolStarted(turn.key, options.burstTimeoutMs)),
   );
   const startedAt = starts.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+  const stamps = new Map(
+    filled.flatMap(({ turn }, index) => {
+      const sent = sentAt.get(turn.workflowId);
+      const started = starts[index];
+      return sent !== undefined && started?.status === 'fulfilled'
+        ? [[turn.workflowId, { sentAtMs: sent, toolAtMs: started.value }] as const]
+        : [];
+    }),
+  );
   const failedDecisions = (await decisions).filter((accepted) => !accepted).length;
   const burstMs = Math.max(...startedAt) - burstStarted;
   options.progress(
@@ -181,11 +205,21 @@ export async function measureBurst(
   ).catch((error: Error) => options.progress(error.message));
   const cpuAfter = cpuOf();
   const burstTo = monotonicUs();
-  const { workflowTaskTimeouts, workerSwitches, decisionPhases, startPhases } = await readBurstHistories(
-    system,
-    // Every turn's: "no workflow-task timeouts in a burst" is a target (issue 32), and a sample could miss one.
-    filled.map(({ turn }) => turn),
-  );
+  const { workflowTaskTimeouts, workerSwitches, decisionPhases, startPhases, decisionTimeline } =
+    await readBurstHistories(
+      system,
+      // Every turn's: "no workflow-task timeouts in a burst" is a target (issue 32), and a sample could miss one.
+      filled.map(({ turn }) => turn),
+      stamps,
+    );
+  if (decisionTimeline) {
+    const ms = (value: number) => `${value.toFixed(1)} ms`;
+    options.progress(
+      `each decision, medians of ${decisionTimeline.turnsRead}: sent → its task scheduled ${ms(decisionTimeline.untilTaskScheduledMs)}, ` +
+        `waiting ${ms(decisionTimeline.taskQueuedMs)}, running ${ms(decisionTimeline.taskRunMs)}, ` +
+        `completed → the tool begins ${ms(decisionTimeline.untilToolMs)}`,
+    );
+  }
   options.progress(
     `${workflowTaskTimeouts.timeouts} workflow task timeouts in ${workflowTaskTimeouts.turnsRead} of the burst's histories` +
       ` (schedule-to-start ${workflowTaskTimeouts.scheduleToStart}, start-to-close ${workflowTaskTimeouts.startToClose})`,
@@ -234,11 +268,14 @@ export async function measureBurst(
 async function readBurstHistories(
   system: ApprovalSystem,
   turns: BenchTurn[],
+  /** By workflow id: when the client sent the decision and when the tool began. */
+  stamps: ReadonlyMap<string, { sentAtMs: number; toolAtMs: number }>,
 ): Promise<{
   workflowTaskTimeouts: NonNullable<BurstResult['workflowTaskTimeouts']>;
   workerSwitches: number;
   decisionPhases?: BurstResult['decisionPhases'];
   startPhases?: BurstResult['startPhases'];
+  decisionTimeline?: BurstResult['decisionTimeline'];
 }> {
   const histories = await mapWithLimit(turns, 10, async (turn) => {
     const handle = system.handle(turn);
@@ -257,6 +294,10 @@ async function readBurstHistories(
     timedOut.filter((attributes) => attributes.timeoutType === type).length;
   const phases = read.flatMap((events) => decisionPhasesOf(events) ?? []);
   const starts = read.map((events) => startPhasesOf(events));
+  const timelines = turnHistories.flatMap(({ workflowId, events }) => {
+    const stamp = stamps.get(workflowId);
+    return (stamp && decisionTimelineOf(events, stamp.sentAtMs, stamp.toolAtMs)) ?? [];
+  });
   return {
     workflowTaskTimeouts: {
       turnsRead: read.length,
@@ -270,6 +311,12 @@ async function readBurstHistories(
       decisionPhases: {
         turnsRead: phases.length,
         ...mediansOf(phases),
+      },
+    }),
+    ...(timelines.length > 0 && {
+      decisionTimeline: {
+        turnsRead: timelines.length,
+        ...mediansOf(timelines),
       },
     }),
     ...(starts.length > 0 && {
