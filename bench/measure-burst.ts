@@ -162,6 +162,8 @@ export async function measureBurst(
   // bulk decision. A decision is in progress until its tool starts, whichever the channel: a signal is answered
   // as soon as the server has it, so bounding only the requests would let every signal pile up at once.
   const sentAt = new Map<string, number>();
+  // When each decision gave its place back: its request answered and its tool started, whichever came last.
+  const releasedAt = new Map<string, number>();
   const decisions = mapWithLimit(filled, options.inFlight, async ({ turn, approvalId }) => {
     sentAt.set(turn.workflowId, nowMs());
     const accepted = await system.approve(turn, approvalId).then(
@@ -169,6 +171,7 @@ export async function measureBurst(
       () => false,
     );
     if (accepted) await system.worker.toolStarted(turn.key, options.burstTimeoutMs).catch(() => undefined);
+    releasedAt.set(turn.workflowId, nowMs());
     return accepted;
   });
   const starts = await Promise.allSettled(
@@ -212,6 +215,16 @@ export async function measureBurst(
       filled.map(({ turn }) => turn),
       stamps,
     );
+  // How long each decision kept its place after its tool began (the request's answer, the tool start's report).
+  const heldAfterTool = [...stamps].flatMap(([workflowId, { toolAtMs }]) => {
+    const released = releasedAt.get(workflowId);
+    return released === undefined ? [] : [released - toolAtMs];
+  });
+  if (heldAfterTool.length > 0) {
+    options.progress(
+      `each decision kept its place ${summarise(heldAfterTool).p50.toFixed(1)} ms (median) after its tool began`,
+    );
+  }
   if (decisionTimeline) {
     const ms = (value: number) => `${value.toFixed(1)} ms`;
     options.progress(
