@@ -414,6 +414,23 @@ function headlineRows(report: BenchReport): Row[] {
       (burst) => burst.decisionPhases?.activityQueuedMs,
       ms,
     );
+    // Each decision's own way, on one clock (the bench's send stamp, its history, the tool's stamp): the burst's p50
+    // above is counted from the burst's first decision, so it also carries the order the server hands tasks out in.
+    burstRow(
+      "each decision alone: sent → its tool begins (sum of its parts' medians)",
+      (burst) => {
+        const timeline = burst.decisionTimeline;
+        return (
+          timeline && timeline.untilTaskScheduledMs + timeline.taskQueuedMs + timeline.taskRunMs + timeline.untilToolMs
+        );
+      },
+      ms,
+    );
+    burstRow(
+      '  then keeps its place among those in progress, after its tool began',
+      (burst) => burst.placeKeptAfterToolMs,
+      ms,
+    );
     burstRow('workflow task timeouts (in the histories read)', (burst) => burst.workflowTaskTimeouts?.timeouts, count);
     const timeouts = bursts.tollgate?.rounds.reduce(
       (sum, burst) => sum + (burst.workflowTaskTimeouts?.timeouts ?? 0),

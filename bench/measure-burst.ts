@@ -93,6 +93,11 @@ export interface BurstResult {
    */
   decisionTimeline?: DecisionTimeline & { turnsRead: number };
   /**
+   * Median over the decided turns: how long a decision kept its place among those in progress after its tool began
+   * (its request's answer or the tool start's report coming later).
+   */
+  placeKeptAfterToolMs?: number;
+  /**
    * When the fill (start → every turn waiting) and the burst (first decision → every turn ended) ran, on the
    * machine's monotonic clock in microseconds: the clock of a `.cpuprofile`'s samples, so that a profile can be cut
    * to one phase (`bench/profile-summary.ts --window`).
@@ -161,17 +166,18 @@ export async function measureBurst(
   // Back to back, `inFlight` decisions in progress at a time, as a bot or a gateway with a bounded pool sends a
   // bulk decision. A decision is in progress until its tool starts, whichever the channel: a signal is answered
   // as soon as the server has it, so bounding only the requests would let every signal pile up at once.
-  const sentAt = new Map<string, number>();
-  // When each decision gave its place back: its request answered and its tool started, whichever came last.
-  const releasedAt = new Map<string, number>();
+  // By workflow id: when each decision was sent, and when it gave its place back (its request answered and its tool
+  // started, whichever came last).
+  const held = new Map<string, { sentAtMs: number; releasedAtMs?: number }>();
   const decisions = mapWithLimit(filled, options.inFlight, async ({ turn, approvalId }) => {
-    sentAt.set(turn.workflowId, nowMs());
+    const place: { sentAtMs: number; releasedAtMs?: number } = { sentAtMs: nowMs() };
+    held.set(turn.workflowId, place);
     const accepted = await system.approve(turn, approvalId).then(
       () => true,
       () => false,
     );
     if (accepted) await system.worker.toolStarted(turn.key, options.burstTimeoutMs).catch(() => undefined);
-    releasedAt.set(turn.workflowId, nowMs());
+    place.releasedAtMs = nowMs();
     return accepted;
   });
   const starts = await Promise.allSettled(
@@ -180,10 +186,10 @@ export async function measureBurst(
   const startedAt = starts.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
   const stamps = new Map(
     filled.flatMap(({ turn }, index) => {
-      const sent = sentAt.get(turn.workflowId);
+      const place = held.get(turn.workflowId);
       const started = starts[index];
-      return sent !== undefined && started?.status === 'fulfilled'
-        ? [[turn.workflowId, { sentAtMs: sent, toolAtMs: started.value }] as const]
+      return place && started?.status === 'fulfilled'
+        ? [[turn.workflowId, { ...place, toolAtMs: started.value }] as const]
         : [];
     }),
   );
@@ -216,13 +222,13 @@ export async function measureBurst(
       stamps,
     );
   // How long each decision kept its place after its tool began (the request's answer, the tool start's report).
-  const heldAfterTool = [...stamps].flatMap(([workflowId, { toolAtMs }]) => {
-    const released = releasedAt.get(workflowId);
-    return released === undefined ? [] : [released - toolAtMs];
-  });
-  if (heldAfterTool.length > 0) {
+  const keptAfterTool = [...stamps.values()].flatMap(({ releasedAtMs, toolAtMs }) =>
+    releasedAtMs === undefined ? [] : [releasedAtMs - toolAtMs],
+  );
+  const placeKeptAfterToolMs = keptAfterTool.length > 0 ? summarise(keptAfterTool).p50 : undefined;
+  if (placeKeptAfterToolMs !== undefined) {
     options.progress(
-      `each decision kept its place ${summarise(heldAfterTool).p50.toFixed(1)} ms (median) after its tool began`,
+      `each decision kept its place ${placeKeptAfterToolMs.toFixed(1)} ms (median) after its tool began`,
     );
   }
   if (decisionTimeline) {
@@ -273,6 +279,8 @@ export async function measureBurst(
     workerSwitches,
     ...(decisionPhases && { decisionPhases }),
     ...(startPhases && { startPhases }),
+    ...(decisionTimeline && { decisionTimeline }),
+    ...(placeKeptAfterToolMs !== undefined && { placeKeptAfterToolMs }),
     monotonicUs: { fillFrom, fillTo, burstFrom, burstTo },
   };
 }

@@ -56,6 +56,43 @@ describe('the bench report against both baselines', () => {
     expect(cpu).toContain('≤ 1.05× met');
   });
 
+  it("adds up each decision's own way to its tool, apart from the burst's ramp, and how long it kept its place", () => {
+    const timed = (sentToScheduledMs: number, placeKeptAfterToolMs: number): BurstResult => ({
+      ...burst(100, 20),
+      decisionTimeline: {
+        turnsRead: 100,
+        untilTaskScheduledMs: sentToScheduledMs,
+        taskQueuedMs: 2_000,
+        taskRunMs: 100,
+        untilToolMs: 50,
+      },
+      placeKeptAfterToolMs,
+    });
+    const text = renderText(
+      report({
+        baseline: figures(timed(50, 1), timed(50, 1), timed(50, 1)),
+        handLoop: figures(timed(50, 2), timed(150, 2), timed(250, 2)),
+        tollgate: figures(timed(10, 1), timed(30, 1), timed(20, 1)),
+      }),
+    );
+    const own = text.split('\n').find((line) => line.includes('each decision alone')) as string;
+    // 2,150 + the sent → scheduled of each round: medians 2,170 (Tollgate) and 2,300 (the loop).
+    expect(own).toContain('2170.0 ms (2160.0–2180.0)');
+    expect(own).toContain('2300.0 ms (2200.0–2400.0)');
+    expect(own).toContain('0.943×');
+    const kept = text.split('\n').find((line) => line.includes('keeps its place')) as string;
+    expect(kept).toContain('0.500×');
+    // An older report without them leaves the rows open.
+    const older = renderText(
+      report({
+        baseline: figures(burst(200, 10)),
+        handLoop: figures(burst(100, 20)),
+        tollgate: figures(burst(100, 20)),
+      }),
+    );
+    expect(older.split('\n').find((line) => line.includes('each decision alone'))).not.toContain('×');
+  });
+
   it('reads an older report without the hand-written loop, its ratios left open', () => {
     const text = renderText(report({ baseline: figures(burst(200, 10)), tollgate: figures(burst(100, 30)) }));
     const row = text.split('\n').find((line) => line.includes('tools started/s')) as string;
