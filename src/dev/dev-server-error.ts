@@ -15,3 +15,12 @@ export class DevServerError extends Error {
 export function isDevServerError(error: unknown): error is DevServerError {
   return error instanceof Error && error.name === 'DevServerError';
 }
+
+/**
+ * Whether the server crashed while it started: it exited during start-up and its output shows a Go runtime panic
+ * (`panic: …`). The Temporal dev server does so now and then on a healthy database and free ports (a nil pointer
+ * while it builds its services); the same start succeeds when run again.
+ */
+export function crashedDuringStartup(error: unknown): boolean {
+  return isDevServerError(error) && /exited during startup[\s\S]*^panic: /im.test(error.message);
+}

@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Connection } from '@temporalio/client';
-import { DevServerError, isDevServerError } from './dev-server-error';
-import { acceptsConnections, findFreePort, isPortFree, saysAddressInUse, startOnFreshPorts } from './ports';
+import { crashedDuringStartup, DevServerError, isDevServerError } from './dev-server-error';
+import { acceptsConnections, findFreePort, isPortFree, saysAddressInUse, startAgainWhile } from './ports';
 import {
   connectIfRunning,
   connectOrClose,
@@ -92,12 +92,21 @@ export interface DevServer {
  */
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
   // Ports nobody asked for are found free just before the start, and the CLI picks its HTTP API port itself:
-  // another process can take one in between. Such a start is tried again, on fresh ports.
-  if (options.port !== undefined || options.uiPort !== undefined) return startOnce(options);
-  return startOnFreshPorts(() => startOnce(options), tookAPortInUse, {
-    onRetry: () =>
-      options.log?.(`A port was taken while the Temporal dev server started; trying again on other ports.`),
-  });
+  // another process can take one in between. Such a start is tried again, on fresh ports; so is a start that
+  // crashed (the server panics now and then while it builds its services, and starts fine when run again).
+  const portsGiven = options.port !== undefined || options.uiPort !== undefined;
+  return startAgainWhile(
+    () => startOnce(options),
+    (error) => crashedDuringStartup(error) || (!portsGiven && tookAPortInUse(error)),
+    {
+      onRetry: (error) =>
+        options.log?.(
+          crashedDuringStartup(error)
+            ? 'The Temporal dev server crashed while it started (a panic, printed above); starting it again.'
+            : 'A port was taken while the Temporal dev server started; trying again on other ports.',
+        ),
+    },
+  );
 }
 
 /** Whether the server stopped during start-up because one of its ports was already taken. */

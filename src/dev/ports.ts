@@ -71,21 +71,21 @@ export function saysAddressInUse(text: string): boolean {
 }
 
 /**
- * Runs `start`, which picks its ports free each time it runs, again while it fails only because another process took
- * one of them first (`lostAPort`), at most `attempts` times in all; `onRetry` hears of each new try. Any other
- * failure, and the last, is thrown as it is.
+ * Runs `start` again while it fails for a passing reason (`passing`): another process took a port it picked before it
+ * bound it, or the server crashed while it started. At most `attempts` times in all; `onRetry` hears of each new try
+ * and the failure that caused it. Any other failure, and the last, is thrown as it is.
  */
-export async function startOnFreshPorts<T>(
+export async function startAgainWhile<T>(
   start: () => Promise<T>,
-  lostAPort: (error: unknown) => boolean,
-  { attempts = 3, onRetry }: { attempts?: number; onRetry?: () => void } = {},
+  passing: (error: unknown) => boolean,
+  { attempts = 3, onRetry }: { attempts?: number; onRetry?: (error: unknown) => void } = {},
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await start();
     } catch (error) {
-      if (attempt >= attempts || !lostAPort(error)) throw error;
-      onRetry?.();
+      if (attempt >= attempts || !passing(error)) throw error;
+      onRetry?.(error);
     }
   }
 }

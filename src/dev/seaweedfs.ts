@@ -1,7 +1,7 @@
 import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { mkdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { findFreePort, saysAddressInUse, startOnFreshPorts } from './ports';
+import { findFreePort, saysAddressInUse, startAgainWhile } from './ports';
 import { binaryInPythonFolders, pipCommands, pipInstalledBinary } from './python-scripts';
 import { runCommand } from './run-command';
 import { spawnServerProcess, type ServerProcess } from './server-process';
@@ -137,7 +137,7 @@ export async function startSeaweedFs(options: SeaweedFsOptions): Promise<Seaweed
   };
   // A start that lost a port to another process is tried again on ports chosen afresh; when every try does, the last
   // one's own error is thrown.
-  return startOnFreshPorts(startOnce, (error) => error instanceof LostAPort).catch((error: unknown) => {
+  return startAgainWhile(startOnce, (error) => error instanceof LostAPort).catch((error: unknown) => {
     throw error instanceof LostAPort ? error.cause : error;
   });
 }

@@ -63,7 +63,7 @@ export async function spawnServerProcess(
         if (!line.trim()) continue;
         recent.push(line);
         if (recent.length > keptLines) recent.shift();
-        if (/error|unknown|fatal|failed/i.test(line) && errors.length < 10) errors.push(line);
+        if (/error|unknown|fatal|failed|^panic:/i.test(line) && errors.length < 10) errors.push(line);
         log(line);
       }
     });

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,15 +29,43 @@ async function withConnection<T>(address: string, use: (connection: Connection) 
   }
 }
 
+/**
+ * A Temporal CLI that crashes as the real server now and then does while it starts (a Go panic, exit code 2) for its
+ * first `crashes` runs, and runs the real CLI after that.
+ */
+function crashingCli(folder: string, { crashes }: { crashes: number }): { path: string; runs: () => number } {
+  const path = join(folder, 'temporal');
+  const counter = join(folder, 'runs');
+  writeFileSync(counter, '');
+  writeFileSync(
+    path,
+    [
+      '#!/bin/sh',
+      `echo run >> '${counter}'`,
+      `if [ "$(wc -l < '${counter}')" -le ${crashes} ]; then`,
+      "  echo 'panic: runtime error: invalid memory address or nil pointer dereference' >&2",
+      "  echo 'goroutine 1 [running]:' >&2",
+      '  exit 2',
+      'fi',
+      `exec '${realCli}' "$@"`,
+      '',
+    ].join('\n'),
+    { mode: 0o755 },
+  );
+  return { path, runs: () => readFileSync(counter, 'utf8').split('\n').filter(Boolean).length };
+}
+
 function temporaryFolder(): string {
   const folder = mkdtempSync(join(tmpdir(), 'tollgate-dev-server-'));
   folders.push(folder);
   return folder;
 }
 
+let realCli = '';
+
 beforeAll(async () => {
   // Found (or installed) once, so the tests below time only the server.
-  await resolveTemporalCli();
+  realCli = (await resolveTemporalCli()).path;
 }, 600_000);
 
 afterEach(async () => {
@@ -178,6 +206,34 @@ describe('startDevServer', () => {
     expect(isDevServerError(failure)).toBe(true);
     expect((failure as Error).message).toContain('The Temporal dev server exited during startup (exit code 1)');
     expect((failure as Error).message).toContain('unknown flag: --no-such-flag');
+  });
+
+  it('starts again, on the port it was given, when the server crashes with a panic while it starts', async () => {
+    const folder = temporaryFolder();
+    const cli = crashingCli(folder, { crashes: 1 });
+    const port = await findFreePort('127.0.0.1');
+    const lines: string[] = [];
+
+    const server = await start({ port, temporalCliPath: cli.path, log: (line) => lines.push(line) });
+
+    expect(cli.runs()).toBe(2);
+    expect(server.address).toBe(`127.0.0.1:${port}`);
+    expect(await connectIfRunning(server.address)).toBe(true);
+    expect(lines).toContain('panic: runtime error: invalid memory address or nil pointer dereference');
+    expect(lines).toContain(
+      'The Temporal dev server crashed while it started (a panic, printed above); starting it again.',
+    );
+  });
+
+  it('gives up after three crashed starts, with the panic in its error', async () => {
+    const cli = crashingCli(temporaryFolder(), { crashes: 3 });
+
+    const failure = await startDevServer({ temporalCliPath: cli.path }).catch((error: unknown) => error);
+
+    expect(cli.runs()).toBe(3);
+    expect(isDevServerError(failure)).toBe(true);
+    expect((failure as Error).message).toContain('The Temporal dev server exited during startup (exit code 2)');
+    expect((failure as Error).message).toContain('panic: runtime error: invalid memory address');
   });
 
   it('serves the Web UI on the port it was given', async () => {

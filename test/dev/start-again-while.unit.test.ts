@@ -1,4 +1,4 @@
-import { saysAddressInUse, startOnFreshPorts } from '../../src/dev/ports';
+import { saysAddressInUse, startAgainWhile } from '../../src/dev/ports';
 
 describe('saysAddressInUse', () => {
   it("knows a server's exit when a port chosen for it was taken before it could bind it", () => {
@@ -18,31 +18,34 @@ describe('saysAddressInUse', () => {
   });
 });
 
-describe('startOnFreshPorts', () => {
+describe('startAgainWhile', () => {
   const lost = new Error('lost a port');
   const lostAPort = (error: unknown) => error === lost;
 
-  it('tries again while a start lost a port, and says so each time', async () => {
+  it('tries again while a start failed for a passing reason, and says which each time', async () => {
     const outcomes = [lost, lost, 'started'];
-    const retries: number[] = [];
-    const started = await startOnFreshPorts(
+    const retries: Array<[number, unknown]> = [];
+    const started = await startAgainWhile(
       async () => {
         const next = outcomes.shift();
         if (next instanceof Error) throw next;
         return next;
       },
       lostAPort,
-      { onRetry: () => retries.push(outcomes.length) },
+      { onRetry: (error) => retries.push([outcomes.length, error]) },
     );
     expect(started).toBe('started');
-    expect(retries).toEqual([2, 1]);
+    expect(retries).toEqual([
+      [2, lost],
+      [1, lost],
+    ]);
   });
 
   it('throws any other failure at once, and the last lost port after the last attempt', async () => {
     let starts = 0;
     const other = new Error('permission denied');
     await expect(
-      startOnFreshPorts(async () => {
+      startAgainWhile(async () => {
         starts += 1;
         throw other;
       }, lostAPort),
@@ -51,7 +54,7 @@ describe('startOnFreshPorts', () => {
 
     starts = 0;
     await expect(
-      startOnFreshPorts(
+      startAgainWhile(
         async () => {
           starts += 1;
           throw lost;
