@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
 import { isApprovalDecisionError, TollgateClient } from '../client';
 import { GatewayClient, isGatewayUnreachableError } from '../client/gateway-client';
 import { probeEndpoint } from '../client/probe-endpoint';
@@ -250,7 +251,14 @@ async function connectToTemporal(): Promise<TollgateClient> {
   try {
     return await TollgateClient.connect({
       ...settings,
-      connectionOptions: { ...settings.connectionOptions, connectTimeout: 5_000 },
+      connectionOptions: {
+        ...settings.connectionOptions,
+        connectTimeout: 5_000,
+        // A call retries inside the SDK for half a second at most (three attempts), not the SDK's twenty (ten): `run`
+        // and `follow` poll the turn and retry on their own, saying so, and were silent that long when Temporal went
+        // away; any other command says at once that Temporal is not there.
+        interceptors: [makeGrpcRetryInterceptor(defaultGrpcRetryOptions({ maxAttempts: 3 }))],
+      },
     } as typeof settings);
   } catch (error) {
     const { detail } = connectionProblemOf(error);

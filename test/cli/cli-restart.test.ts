@@ -56,10 +56,11 @@ describe('tollgate run through a dev stack restart', () => {
     // The README's restart step, with `tollgate run` still following in another terminal.
     await stopDev(dev);
     dev = undefined;
+    // Said at once (the SDK's own retries of a call, alone, kept it silent for twenty seconds).
     await waitFor(
       async () => output,
       (text) => text.includes(`Temporal unavailable at 127.0.0.1:${ports.temporal}`),
-      60_000,
+      10_000,
     );
     expect(run.exitCode).toBeNull();
     dev = await startDev(devOptions());
