@@ -170,7 +170,7 @@ export async function measureBurst(
   // started, whichever came last).
   const held = new Map<string, { sentAtMs: number; releasedAtMs?: number }>();
   const decisions = mapWithLimit(filled, options.inFlight, async ({ turn, approvalId }) => {
-    const place: { sentAtMs: number; releasedAtMs?: number } = { sentAtMs: nowMs() };
+    const place = { sentAtMs: nowMs(), releasedAtMs: undefined as number | undefined };
     held.set(turn.workflowId, place);
     const accepted = await system.approve(turn, approvalId).then(
       () => true,

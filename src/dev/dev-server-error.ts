@@ -1,3 +1,5 @@
+import { saysAddressInUse } from './ports';
+
 /** The dev server could not be started; the message says why and what to do. */
 export class DevServerError extends Error {
   override readonly name = 'DevServerError';
@@ -6,6 +8,8 @@ export class DevServerError extends Error {
     message: string,
     /** The `host:port` the server was meant to listen on. */
     readonly address: string,
+    /** The server's last output, when it exited during start-up. */
+    readonly exitOutput?: string,
   ) {
     super(message);
   }
@@ -22,5 +26,10 @@ export function isDevServerError(error: unknown): error is DevServerError {
  * while it builds its services); the same start succeeds when run again.
  */
 export function crashedDuringStartup(error: unknown): boolean {
-  return isDevServerError(error) && /exited during startup[\s\S]*^panic: /im.test(error.message);
+  return isDevServerError(error) && error.exitOutput !== undefined && /^panic: /m.test(error.exitOutput);
+}
+
+/** Whether the server exited during start-up because one of its ports was already taken. */
+export function tookAPortInUse(error: unknown): boolean {
+  return isDevServerError(error) && error.exitOutput !== undefined && saysAddressInUse(error.exitOutput);
 }

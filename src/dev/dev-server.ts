@@ -1,8 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import type { Connection } from '@temporalio/client';
-import { crashedDuringStartup, DevServerError, isDevServerError } from './dev-server-error';
-import { acceptsConnections, findFreePort, isPortFree, saysAddressInUse, startAgainWhile } from './ports';
+import { crashedDuringStartup, DevServerError, tookAPortInUse } from './dev-server-error';
+import { acceptsConnections, findFreePort, isPortFree, startAgainWhile } from './ports';
 import {
   connectIfRunning,
   connectOrClose,
@@ -109,13 +109,6 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   );
 }
 
-/** Whether the server stopped during start-up because one of its ports was already taken. */
-function tookAPortInUse(error: unknown): boolean {
-  if (!isDevServerError(error)) return false;
-  const exit = /exited during startup([\s\S]*)/i.exec(error.message);
-  return exit !== null && saysAddressInUse(exit[1]!);
-}
-
 async function startOnce(options: DevServerOptions): Promise<DevServer> {
   const startedAt = Date.now();
   const log = options.log ?? (() => undefined);
@@ -191,10 +184,12 @@ async function waitUntilReady(server: ServerProcess, target: ReadinessTarget): P
   try {
     while (true) {
       if (server.exitedWith) {
+        const output = server.recentOutput();
         throw new DevServerError(
           `The Temporal dev server exited during startup (${describeExit(server.exitedWith)}). ` +
-            `Its last output:\n${server.recentOutput() || '(none)'}`,
+            `Its last output:\n${output || '(none)'}`,
           target.address,
+          output,
         );
       }
       if (Date.now() > deadline) {

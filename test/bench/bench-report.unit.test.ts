@@ -33,6 +33,13 @@ function report(parts: Pick<BenchReport, 'baseline' | 'handLoop' | 'tollgate'>):
   return benchReport(['burst'], parts);
 }
 
+/** The report's line that names `label`: the test fails on the line, not on undefined, when it is missing. */
+function rowOf(text: string, label: string): string {
+  const row = text.split('\n').find((line) => line.includes(label));
+  if (row === undefined) throw new Error(`No row with "${label}" in:\n${text}`);
+  return row;
+}
+
 describe('the bench report against both baselines', () => {
   it('gives Tollgate / bare and Tollgate / hand-written, the median with its spread, and judges the target on the hand-written loop', () => {
     const text = renderText(
@@ -42,7 +49,7 @@ describe('the bench report against both baselines', () => {
         tollgate: figures(burst(90, 21), burst(130, 21), burst(110, 21)),
       }),
     );
-    const row = text.split('\n').find((line) => line.includes('tools started/s')) as string;
+    const row = rowOf(text, 'tools started/s');
     // Medians 210, 110, 110 with each system's lowest and highest round.
     expect(row).toContain('210 (200–220)');
     expect(row).toContain('110 (100–120)');
@@ -50,7 +57,7 @@ describe('the bench report against both baselines', () => {
     expect(row).toContain('0.524×');
     expect(row).toContain('1.000×');
     expect(row).toContain('≥ 1× met');
-    const cpu = text.split('\n').find((line) => line.includes('worker CPU per decided turn')) as string;
+    const cpu = rowOf(text, 'worker CPU per decided turn');
     expect(cpu).toContain('2.100×');
     expect(cpu).toContain('1.050×');
     expect(cpu).toContain('≤ 1.05× met');
@@ -75,12 +82,12 @@ describe('the bench report against both baselines', () => {
         tollgate: figures(timed(10, 1), timed(30, 1), timed(20, 1)),
       }),
     );
-    const own = text.split('\n').find((line) => line.includes('each decision alone')) as string;
+    const own = rowOf(text, 'each decision alone');
     // 2,150 + the sent → scheduled of each round: medians 2,170 (Tollgate) and 2,300 (the loop).
     expect(own).toContain('2170.0 ms (2160.0–2180.0)');
     expect(own).toContain('2300.0 ms (2200.0–2400.0)');
     expect(own).toContain('0.943×');
-    const kept = text.split('\n').find((line) => line.includes('keeps its place')) as string;
+    const kept = rowOf(text, 'keeps its place');
     expect(kept).toContain('0.500×');
     // An older report without them leaves the rows open.
     const older = renderText(
@@ -90,12 +97,12 @@ describe('the bench report against both baselines', () => {
         tollgate: figures(burst(100, 20)),
       }),
     );
-    expect(older.split('\n').find((line) => line.includes('each decision alone'))).not.toContain('×');
+    expect(rowOf(older, 'each decision alone')).not.toContain('×');
   });
 
   it('reads an older report without the hand-written loop, its ratios left open', () => {
     const text = renderText(report({ baseline: figures(burst(200, 10)), tollgate: figures(burst(100, 30)) }));
-    const row = text.split('\n').find((line) => line.includes('tools started/s')) as string;
+    const row = rowOf(text, 'tools started/s');
     expect(row).toContain('0.500×');
     expect(row).toMatch(/–\s+≥ 1×$/);
   });

@@ -1,4 +1,4 @@
-import { crashedDuringStartup, DevServerError } from '../../src/dev/dev-server-error';
+import { crashedDuringStartup, DevServerError, tookAPortInUse } from '../../src/dev/dev-server-error';
 
 const goPanic = [
   'panic: runtime error: invalid memory address or nil pointer dereference',
@@ -11,6 +11,7 @@ function exitedDuringStartup(output: string): DevServerError {
   return new DevServerError(
     `The Temporal dev server exited during startup (exit code 2). Its last output:\n${output}`,
     '127.0.0.1:7233',
+    output,
   );
 }
 
@@ -41,5 +42,20 @@ describe('crashedDuringStartup', () => {
       ),
     ).toBe(false);
     expect(crashedDuringStartup(new Error(`exited during startup\n${goPanic}`))).toBe(false);
+  });
+});
+
+describe('tookAPortInUse', () => {
+  it('is true for a server that exited during start-up saying a port was taken', () => {
+    expect(tookAPortInUse(exitedDuringStartup('listen tcp 127.0.0.1:7233: bind: address already in use'))).toBe(true);
+  });
+
+  it('is false for another exit, and for a message that only quotes such output', () => {
+    expect(tookAPortInUse(exitedDuringStartup(goPanic))).toBe(false);
+    expect(
+      tookAPortInUse(
+        new DevServerError('Cannot start: gRPC port 127.0.0.1:7233 said address already in use', '127.0.0.1:7233'),
+      ),
+    ).toBe(false);
   });
 });
