@@ -46,6 +46,14 @@ function failureText(error: unknown): string {
   return messages.join(' <- ');
 }
 
+/** An error and every cause under it. */
+function causesOf(error: unknown): Array<{ type?: string; nonRetryable?: boolean; cause?: unknown }> {
+  const causes: Array<{ type?: string; nonRetryable?: boolean; cause?: unknown }> = [];
+  for (let cause = error as (typeof causes)[number] | undefined; cause; cause = cause.cause as never)
+    causes.push(cause);
+  return causes;
+}
+
 const unknownRef = () => `sha256:${createHash('sha256').update(randomUUID()).digest('hex')}`;
 
 describe('content is read through the turn that owns it', () => {
@@ -184,7 +192,6 @@ describe('content is read through the turn that owns it', () => {
 
   it('fails a turn whose stored history is missing at once, saying so, instead of retrying the read', async () => {
     const marker = uniqueMarker();
-    const started = Date.now();
     const handle = await stack.environment.tollgate.startTurn({
       messages: [{ role: 'user', content: `${marker} go on` }],
       transcript: unknownRef(),
@@ -195,7 +202,11 @@ describe('content is read through the turn that owns it', () => {
     );
     expect(failure).toContain("The turn's earlier history cannot be read");
     expect(failure).toContain("is not in Tollgate's content store");
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // Not retried: the read failed as a failure Temporal does not retry (ten retries would take minutes).
+    const failed = await handle.result().catch((error: unknown) => error);
+    expect(causesOf(failed)).toContainEqual(
+      expect.objectContaining({ type: 'TranscriptNotFound', nonRetryable: true }),
+    );
     expect(stack.environment.model.requestsFor(marker)).toHaveLength(0);
   }, 30_000);
 });

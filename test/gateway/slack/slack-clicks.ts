@@ -45,18 +45,16 @@ export async function postToSlack(
   gateway: RunningGateway,
   body: string,
   options: { secret?: string; at?: number; headers?: Record<string, string>; signed?: boolean } = {},
-): Promise<GatewayResponse & { elapsedMs: number }> {
+): Promise<GatewayResponse> {
   const signature =
     options.signed === false
       ? {}
       : signSlackRequest(body, options.secret ?? testSigningSecret, options.at ?? Math.floor(Date.now() / 1000));
-  const started = Date.now();
-  const response = await gateway.call('POST', slackInteractivityPath, {
+  return gateway.call('POST', slackInteractivityPath, {
     token: null,
     body,
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...signature, ...options.headers },
   });
-  return { ...response, elapsedMs: Date.now() - started };
 }
 
 /** Clicks a button: a signed request with a click payload. */
@@ -64,6 +62,6 @@ export function click(
   gateway: RunningGateway,
   approvalId: string,
   options: Parameters<typeof clickPayload>[1] = {},
-): Promise<GatewayResponse & { elapsedMs: number }> {
+): Promise<GatewayResponse> {
   return postToSlack(gateway, formBodyOf(clickPayload(approvalId, options)));
 }

@@ -17,11 +17,14 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/** Waits up to 10 s (a busy machine reaps slowly) for `pid` to be gone. */
 async function waitUntilGone(pid: number): Promise<boolean> {
-  for (let attempt = 0; attempt < 20 && isRunning(pid); attempt++) await new Promise((done) => setTimeout(done, 50));
+  for (let attempt = 0; attempt < 200 && isRunning(pid); attempt++) await new Promise((done) => setTimeout(done, 50));
   return !isRunning(pid);
 }
 
+// A command that must be cut short sleeps ten minutes: longer than a test may run, so a call that returns at all was
+// cut short, whatever the machine's load (no test here bounds how long a call took).
 describe('bash', () => {
   let workspace: TestWorkspace;
   const startedPids: number[] = [];
@@ -71,9 +74,7 @@ describe('bash', () => {
   });
 
   it('kills a command that runs past its timeout and says it timed out', async () => {
-    const started = Date.now();
-    const result = (await workspace.call('bash', { command: 'sleep 10', timeoutMs: 300 })) as CommandResult;
-    expect(Date.now() - started).toBeLessThan(2000);
+    const result = (await workspace.call('bash', { command: 'sleep 600', timeoutMs: 300 })) as CommandResult;
     expect(result).toEqual({
       exitCode: 137,
       stdout: '',
@@ -84,7 +85,7 @@ describe('bash', () => {
 
   it('kills everything the command started when it times out, not only bash', async () => {
     const result = (await workspace.call('bash', {
-      command: 'sleep 10 & echo $! > background.pid; wait',
+      command: 'sleep 600 & echo $! > background.pid; wait',
       timeoutMs: 300,
     })) as CommandResult;
     expect(result.timedOut).toBe(true);
@@ -94,10 +95,8 @@ describe('bash', () => {
   it('does not let the input lengthen the configured timeout', async () => {
     const strict = createTestWorkspace({ bashTimeoutMs: 300 });
     try {
-      const started = Date.now();
-      const result = (await strict.call('bash', { command: 'sleep 10', timeoutMs: 60_000 })) as CommandResult;
-      expect(result.timedOut).toBe(true);
-      expect(Date.now() - started).toBeLessThan(2000);
+      const result = (await strict.call('bash', { command: 'sleep 600', timeoutMs: 3_600_000 })) as CommandResult;
+      expect(result).toMatchObject({ timedOut: true, stderr: '[Killed after the 300 ms timeout.]' });
     } finally {
       strict.remove();
     }
@@ -122,15 +121,13 @@ describe('bash', () => {
   it('kills the command when the call is aborted', async () => {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
-    const started = Date.now();
     await expect(
       workspace.call(
         'bash',
-        { command: 'sleep 10 & echo $! > background.pid; wait' },
+        { command: 'sleep 600 & echo $! > background.pid; wait' },
         { abortSignal: controller.signal },
       ),
     ).rejects.toThrow('The command was cancelled while running; its processes were killed.');
-    expect(Date.now() - started).toBeLessThan(2000);
     expect(await waitUntilGone(backgroundPid())).toBe(true);
   });
 
@@ -145,17 +142,16 @@ describe('bash', () => {
 
   it('heartbeats every second while the command runs', async () => {
     let heartbeats = 0;
-    await workspace.call('bash', { command: 'sleep 2.5' }, { heartbeat: () => heartbeats++ });
+    await workspace.call('bash', { command: 'sleep 3.5' }, { heartbeat: () => heartbeats++ });
     expect(heartbeats).toBeGreaterThanOrEqual(2);
   });
 
   it('returns without waiting for a background process the command left running', async () => {
-    const started = Date.now();
     const result = (await workspace.call('bash', {
-      command: 'sleep 10 & echo $! > background.pid; echo started',
+      command: 'sleep 600 & echo $! > background.pid; echo started',
     })) as CommandResult;
-    backgroundPid();
     expect(result).toMatchObject({ exitCode: 0, stdout: 'started\n', timedOut: false });
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Returned while the background process still runs.
+    expect(isRunning(backgroundPid())).toBe(true);
   });
 });
