@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -7,6 +7,18 @@ import {
   firstActivationsOf,
   firstActivationsSummary,
 } from '../../bench/first-activations';
+
+/**
+ * The file's text once it holds `count` lines: the sink writes through a stream, which a busy machine flushes later.
+ * What it holds after 4 s otherwise.
+ */
+async function linesWritten(file: string, count: number): Promise<string> {
+  const read = () => (existsSync(file) ? readFileSync(file, 'utf8') : '');
+  for (let waited = 0; waited < 4_000 && read().split('\n').length <= count; waited += 20) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return read();
+}
 
 // BENCH_WORKER_FIRST_TASKS: each worker writes when each run's workflow function started, so that a timed-out first
 // workflow task can be told apart — run by the workflow code at once, or never seen before its retry.
@@ -52,8 +64,7 @@ describe('the first-task trace of the bench', () => {
         ({ workflowId, unsafe: { isReplaying } }) as Parameters<typeof sinks.benchFirstActivations.started.fn>[0];
       await sinks.benchFirstActivations.started.fn(info('turn-1', false), 3);
       await sinks.benchFirstActivations.started.fn(info('turn-1', true), 6);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(readFileSync(`${trace}.tollgate.log`, 'utf8')).toMatch(
+      expect(await linesWritten(`${trace}.tollgate.log`, 2)).toMatch(
         /^\S+Z turn-1 history 3\n\S+Z turn-1 history 6 replaying\n$/,
       );
       expect(firstActivationsSummary('tollgate', 'turn-1')).toMatch(
