@@ -1,6 +1,6 @@
-import { HeadBucketCommand, S3Client } from '@aws-sdk/client-s3';
 import { mkdirSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { awsS3 } from '../store/aws-s3';
 import { findFreePort, saysAddressInUse, startAgainWhile } from './ports';
 import { binaryInPythonFolders, pipCommands, pipInstalledBinary } from './python-scripts';
 import { runCommand } from './run-command';
@@ -171,7 +171,7 @@ async function waitForBucket(
   secretAccessKey: string,
   timeoutMs: number,
 ): Promise<void> {
-  const client = new S3Client({
+  const client = new (awsS3().S3Client)({
     endpoint,
     region: 'us-east-1',
     forcePathStyle: true,
@@ -188,7 +188,7 @@ async function waitForBucket(
         );
       }
       try {
-        await client.send(new HeadBucketCommand({ Bucket: bucket }));
+        await client.send(new (awsS3().HeadBucketCommand)({ Bucket: bucket }));
         return;
       } catch (error) {
         last = (error as Error).name || String(error);

@@ -1,6 +1,7 @@
-import { S3Client } from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { awsS3 } from './aws-s3';
 import type { ContentStore } from './content-store';
 import { FileContentStore } from './file-content-store';
 import { S3ContentStore } from './s3-content-store';
@@ -66,7 +67,7 @@ export function s3ClientFromEnvironment(environment: NodeJS.ProcessEnv = process
     environment !== process.env && environment.AWS_ACCESS_KEY_ID && environment.AWS_SECRET_ACCESS_KEY
       ? { accessKeyId: environment.AWS_ACCESS_KEY_ID, secretAccessKey: environment.AWS_SECRET_ACCESS_KEY }
       : undefined;
-  return new S3Client({
+  return new (awsS3().S3Client)({
     ...(endpoint && { endpoint, forcePathStyle: true }),
     region: environment.AWS_REGION || environment.AWS_DEFAULT_REGION || 'us-east-1',
     ...(credentials && { credentials }),

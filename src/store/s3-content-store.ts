@@ -1,7 +1,7 @@
 import type { S3Client } from '@aws-sdk/client-s3';
-import { GetObjectCommand, PutObjectCommand, S3ServiceException } from '@aws-sdk/client-s3';
 import { createHash } from 'node:crypto';
 import type { ContentRef } from '../protocol';
+import { awsS3, s3StatusOf } from './aws-s3';
 import { ContentNotFoundError, isContentRef, type ContentStore } from './content-store';
 import { RecentValues } from './recent-values';
 
@@ -46,7 +46,7 @@ export class S3ContentStore implements ContentStore {
     if (!this.recent.has(ref)) {
       try {
         await this.client.send(
-          new PutObjectCommand({
+          new (awsS3().PutObjectCommand)({
             Bucket: this.location.bucket,
             Key: this.keyOf(ref),
             Body: text,
@@ -69,7 +69,7 @@ export class S3ContentStore implements ContentStore {
     let text: string;
     try {
       const object = await this.client.send(
-        new GetObjectCommand({ Bucket: this.location.bucket, Key: this.keyOf(ref) }),
+        new (awsS3().GetObjectCommand)({ Bucket: this.location.bucket, Key: this.keyOf(ref) }),
       );
       text = (await object.Body?.transformToString('utf8')) ?? '';
     } catch (error) {
@@ -87,16 +87,12 @@ export class S3ContentStore implements ContentStore {
   }
 }
 
-function statusOf(error: unknown): number | undefined {
-  return error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
-}
-
 function isAlreadyThere(error: unknown): boolean {
   // 412: the object exists (If-None-Match: *); 409: a concurrent conditional write of the same key is in progress.
-  const status = statusOf(error);
+  const status = s3StatusOf(error);
   return status === 412 || status === 409;
 }
 
 function isMissing(error: unknown): boolean {
-  return (error as { name?: string }).name === 'NoSuchKey' || statusOf(error) === 404;
+  return (error as { name?: string }).name === 'NoSuchKey' || s3StatusOf(error) === 404;
 }

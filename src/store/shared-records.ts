@@ -1,13 +1,7 @@
-import {
-  DeleteObjectCommand,
-  GetObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3ServiceException,
-  type S3Client,
-} from '@aws-sdk/client-s3';
+import type { S3Client } from '@aws-sdk/client-s3';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { awsS3, s3StatusOf } from './aws-s3';
 import {
   s3ClientFromEnvironment,
   storeLocationFromUrl,
@@ -138,7 +132,7 @@ export class S3SharedRecords implements SharedRecords {
     checkName(name);
     try {
       await this.client.send(
-        new PutObjectCommand({
+        new (awsS3().PutObjectCommand)({
           Bucket: this.location.bucket,
           Key: this.location.prefix + name,
           Body: body,
@@ -149,7 +143,7 @@ export class S3SharedRecords implements SharedRecords {
       return true;
     } catch (error) {
       // 412: it exists; 409: another conditional write of it is under way (and will win).
-      const status = statusOf(error);
+      const status = s3StatusOf(error);
       if (status === 412 || status === 409) return false;
       throw error;
     }
@@ -159,18 +153,20 @@ export class S3SharedRecords implements SharedRecords {
     checkName(name);
     try {
       const object = await this.client.send(
-        new GetObjectCommand({ Bucket: this.location.bucket, Key: this.location.prefix + name }),
+        new (awsS3().GetObjectCommand)({ Bucket: this.location.bucket, Key: this.location.prefix + name }),
       );
       return (await object.Body?.transformToString('utf8')) ?? '';
     } catch (error) {
-      if ((error as { name?: string }).name === 'NoSuchKey' || statusOf(error) === 404) return undefined;
+      if ((error as { name?: string }).name === 'NoSuchKey' || s3StatusOf(error) === 404) return undefined;
       throw error;
     }
   }
 
   async remove(name: string): Promise<void> {
     checkName(name);
-    await this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key: this.location.prefix + name }));
+    await this.client.send(
+      new (awsS3().DeleteObjectCommand)({ Bucket: this.location.bucket, Key: this.location.prefix + name }),
+    );
   }
 
   async list(folder: string, page?: ListPage): Promise<string[]> {
@@ -182,7 +178,7 @@ export class S3SharedRecords implements SharedRecords {
     const startAfter = page?.after?.startsWith(`${folder}/`) ? this.location.prefix + page.after : undefined;
     do {
       const listed = await this.client.send(
-        new ListObjectsV2Command({
+        new (awsS3().ListObjectsV2Command)({
           Bucket: this.location.bucket,
           Prefix: prefix,
           ContinuationToken: token,
@@ -202,10 +198,6 @@ export class S3SharedRecords implements SharedRecords {
       page,
     );
   }
-}
-
-function statusOf(error: unknown): number | undefined {
-  return error instanceof S3ServiceException ? error.$metadata.httpStatusCode : undefined;
 }
 
 /**
