@@ -111,6 +111,12 @@ function monotonicUs(): number {
 }
 
 /** Starts `count` turns, waits until all wait, measures memory, then approves all at once. */
+/** One decision's place among those in flight: when it was sent, and when it gave the place back. */
+interface HeldPlace {
+  sentAtMs: number;
+  releasedAtMs?: number;
+}
+
 export async function measureBurst(
   system: ApprovalSystem,
   count: number,
@@ -168,9 +174,9 @@ export async function measureBurst(
   // as soon as the server has it, so bounding only the requests would let every signal pile up at once.
   // By workflow id: when each decision was sent, and when it gave its place back (its request answered and its tool
   // started, whichever came last).
-  const held = new Map<string, { sentAtMs: number; releasedAtMs?: number }>();
+  const held = new Map<string, HeldPlace>();
   const decisions = mapWithLimit(filled, options.inFlight, async ({ turn, approvalId }) => {
-    const place = { sentAtMs: nowMs(), releasedAtMs: undefined as number | undefined };
+    const place: HeldPlace = { sentAtMs: nowMs() };
     held.set(turn.workflowId, place);
     const accepted = await system.approve(turn, approvalId).then(
       () => true,

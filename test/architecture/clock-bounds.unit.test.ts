@@ -1,16 +1,9 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { typeScriptFilesUnder } from '../support/source-files';
 import { clockBoundsIn } from './clock-bounds';
 
 const testFolder = path.resolve(__dirname, '..');
-
-function testSources(folder: string): string[] {
-  return readdirSync(folder).flatMap((name) => {
-    const file = path.join(folder, name);
-    if (statSync(file).isDirectory()) return testSources(file);
-    return file.endsWith('.ts') ? [file] : [];
-  });
-}
 
 describe('clockBoundsIn', () => {
   it('finds an upper bound on a time measured inline, through a name, or by a helper, and on a moment read from the clock', () => {
@@ -43,7 +36,7 @@ describe('clockBoundsIn', () => {
 
 describe('the tests', () => {
   it('put no upper bound on a time they measure with their own clock', () => {
-    const found = testSources(testFolder).flatMap((file) =>
+    const found = typeScriptFilesUnder(testFolder).flatMap((file) =>
       clockBoundsIn(file, readFileSync(file, 'utf8')).map(
         (bound) => `${path.relative(testFolder, file)}:${bound.line}: ${bound.text}`,
       ),

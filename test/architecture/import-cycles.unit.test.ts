@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
+import { typeScriptFilesUnder } from '../support/source-files';
 
 const repositoryRoot = path.resolve(__dirname, '../..');
 /**
@@ -8,14 +9,6 @@ const repositoryRoot = path.resolve(__dirname, '../..');
  * examples. Lint's `import/no-cycle` looks at src and bench only (over the whole repository it took a minute of CI).
  */
 const checkedFolders = ['src', 'bench', 'test', 'docs', 'examples'].map((folder) => path.join(repositoryRoot, folder));
-
-function sourceFiles(folder: string): string[] {
-  return readdirSync(folder).flatMap((name) => {
-    const file = path.join(folder, name);
-    if (statSync(file).isDirectory()) return name === 'node_modules' ? [] : sourceFiles(file);
-    return file.endsWith('.ts') && !file.endsWith('.d.ts') ? [file] : [];
-  });
-}
 
 /** The project files `file` imports or re-exports, type-only imports included (lint's `import/no-cycle` skips those). */
 function importsOf(file: string): string[] {
@@ -69,6 +62,6 @@ function importCircles(files: string[]): string[][] {
 
 describe('imports in src, bench, test, docs and examples', () => {
   it('form no circle, counting type-only imports', () => {
-    expect(importCircles(checkedFolders.flatMap(sourceFiles))).toEqual([]);
+    expect(importCircles(checkedFolders.flatMap(typeScriptFilesUnder))).toEqual([]);
   });
 });

@@ -1,21 +1,13 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { typeScriptFilesUnder } from '../support/source-files';
 
 const root = path.resolve(__dirname, '../..');
-
-/** Every file under `folder` whose name ends in `.ts`. */
-function sourceFiles(folder: string): string[] {
-  return readdirSync(folder).flatMap((name) => {
-    const file = path.join(folder, name);
-    if (statSync(file).isDirectory()) return sourceFiles(file);
-    return name.endsWith('.ts') ? [file] : [];
-  });
-}
 
 describe('the configuration reference (docs/configuration.md)', () => {
   it('lists every TOLLGATE_* variable the code reads, and none it does not', () => {
     const inCode = new Set(
-      sourceFiles(path.join(root, 'src')).flatMap(
+      typeScriptFilesUnder(path.join(root, 'src')).flatMap(
         (file) => readFileSync(file, 'utf8').match(/TOLLGATE_[A-Z0-9_]+/g) ?? [],
       ),
     );

@@ -19,13 +19,14 @@ writeFileSync(
 );
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-async function loadedS3(args: string[], env: NodeJS.ProcessEnv = {}): Promise<boolean> {
-  const { stderr } = await execFileAsync(process.execPath, ['--require', reporter, ...args], {
+/** Runs node with `args` and the reporter: whether it loaded the S3 package, and what it printed. */
+async function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ loadedS3: boolean; stdout: string }> {
+  const { stdout, stderr } = await execFileAsync(process.execPath, ['--require', reporter, ...args], {
     env: { ...process.env, ...env },
   });
   const said = /aws-s3 loaded: (true|false)/.exec(stderr)?.[1];
   if (said === undefined) throw new Error(`The process did not report:\n${stderr}`);
-  return said === 'true';
+  return { loadedS3: said === 'true', stdout };
 }
 
 describe('the AWS SDK for S3', () => {
@@ -36,14 +37,14 @@ describe('the AWS SDK for S3', () => {
       TOLLGATE_STATE_DIR: path.join(folder, 'state'),
       TOLLGATE_GATEWAY_URL: '',
     };
-    expect(await loadedS3([cliPath(), 'pending', '--json'], env)).toBe(false);
+    expect(await run([cliPath(), 'pending', '--json'], env)).toMatchObject({ loadedS3: false });
   });
 
   it('is loaded once an S3 store is made, and the store names its bucket', async () => {
     const store = compiledSource('src/store/index.ts');
     const script = `console.log(require(${JSON.stringify(store)}).contentStoreFromUrl('s3://tollgate-bucket/prod').description)`;
-    expect(await loadedS3(['-e', script])).toBe(true);
-    const { stdout } = await execFileAsync(process.execPath, ['-e', script]);
+    const { loadedS3, stdout } = await run(['-e', script]);
+    expect(loadedS3).toBe(true);
     expect(stdout.trim()).toBe('s3://tollgate-bucket/prod/');
   });
 });

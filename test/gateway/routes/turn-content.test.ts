@@ -46,11 +46,17 @@ function failureText(error: unknown): string {
   return messages.join(' <- ');
 }
 
+/** A failure as far as these tests read it. */
+interface Cause {
+  type?: string;
+  nonRetryable?: boolean;
+  cause?: unknown;
+}
+
 /** An error and every cause under it. */
-function causesOf(error: unknown): Array<{ type?: string; nonRetryable?: boolean; cause?: unknown }> {
-  const causes: Array<{ type?: string; nonRetryable?: boolean; cause?: unknown }> = [];
-  for (let cause = error as (typeof causes)[number] | undefined; cause; cause = cause.cause as never)
-    causes.push(cause);
+function causesOf(error: unknown): Cause[] {
+  const causes: Cause[] = [];
+  for (let cause = error as Cause | undefined; cause; cause = cause.cause as Cause | undefined) causes.push(cause);
   return causes;
 }
 
