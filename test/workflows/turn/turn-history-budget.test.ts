@@ -41,7 +41,12 @@ describe('agentTurn history budget', () => {
     await handle.result();
     const history = await handle.fetchHistory();
     const events = history.events ?? [];
-    expect(events.length).toBeLessThanOrEqual(24);
+    // A workflow task that timed out or failed on a busy worker is tried again (3 more events): the machine's, not the
+    // turn's, so not counted.
+    const retriedTasks = events.filter(
+      (event) => event.workflowTaskTimedOutEventAttributes || event.workflowTaskFailedEventAttributes,
+    ).length;
+    expect(events.length - 3 * retriedTasks).toBeLessThanOrEqual(24);
     // The approved tool and the model's answer to its result run in one activity, as the bare workflow's one.
     expect(scheduledActivities(events)).toEqual(['runModelStep', 'runToolThenModelStep']);
     expect((await handle.result()).text).toBe('done');
