@@ -1,15 +1,13 @@
 const { readdirSync, readFileSync } = require('node:fs');
 const path = require('node:path');
 
-/** @type {import('jest').Config} */
-module.exports = {
+/** What both sets of tests share: how TypeScript and ES-module packages load, and the runtime and environment. */
+const shared = {
+  rootDir: __dirname,
   // Node's environment, which with coverage on maps each test file's coverage to the sources and adds its workflow
   // coverage (test/support/coverage-environment.ts).
   testEnvironment: '<rootDir>/test/support/coverage-environment.ts',
-  // With coverage on, gives in-process workers the sink that the instrumented workflow bundle reports through.
-  setupFilesAfterEnv: ['<rootDir>/test/support/workflow-coverage/sink.ts'],
   roots: ['<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   transform: {
     // The project's TypeScript, through esbuild with tsconfig.json's options (types are checked by `npm run typecheck`).
     '^.+\\.ts$': '<rootDir>/test/support/typescript-transform.js',
@@ -21,21 +19,61 @@ module.exports = {
   // all of node_modules through a transformer (even one that returns CommonJS unchanged) made Jest hash and cache
   // every file of Temporal's SDK, the AWS SDK and the rest, in every test file.
   transformIgnorePatterns: [notAnEsModulePackage()],
-  // The docs' examples import the package by its name, as an application would (tsconfig.json's paths say the same).
-  moduleNameMapper: {
-    '^tollgate$': '<rootDir>/src/index.ts',
-    '^tollgate/testing$': '<rootDir>/src/testing/index.ts',
-    '^tollgate/workflows$': '<rootDir>/src/workflows/index.ts',
-  },
   // Jest's runtime, parsing each module once per worker process instead of once per test file, and passing coverage on
   // without a second copy (test/support/test-runtime.js).
   runtime: '<rootDir>/test/support/test-runtime.js',
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
-  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+};
+
+// The docs' examples import the package by its name, as an application would (tsconfig.json's paths say the same).
+const packageNames = {
+  '^tollgate$': '<rootDir>/src/index.ts',
+  '^tollgate/testing$': '<rootDir>/src/testing/index.ts',
+  '^tollgate/workflows$': '<rootDir>/src/workflows/index.ts',
+};
+
+/**
+ * `npm test` runs two sets, side by side in the same Jest workers, with one coverage report:
+ *
+ * - `unit`: the `*.unit.test.ts` files, each a pure rule, with no Temporal, no model server and no other process. A unit
+ *   test file that loads Temporal's client, worker or test kit, or the integration tests' shared set-up (test
+ *   environment, worker processes, SMTP and Slack test servers), fails at once with the reason
+ *   (test/support/no-temporal-in-unit-tests.js), so the set cannot drift into integration tests that pass only by luck.
+ *   `npm run test:unit` runs this set alone, in seconds: no global set-up, and 5 s a test.
+ * - `integration`: every other `*.test.ts`, on the Temporal dev server and workflow bundle of the global set-up.
+ *
+ * @type {import('jest').Config}
+ */
+module.exports = {
+  projects: [
+    {
+      ...shared,
+      displayName: 'unit',
+      testMatch: ['**/*.unit.test.ts'],
+      moduleNameMapper: {
+        '^@temporalio/(client|worker|testing)$': '<rootDir>/test/support/no-temporal-in-unit-tests.js',
+        '/support/(test-environment|spawn-worker-process|worker-process|smtp-test-server|fake-slack-api)$':
+          '<rootDir>/test/support/no-temporal-in-unit-tests.js',
+        ...packageNames,
+      },
+    },
+    {
+      ...shared,
+      displayName: 'integration',
+      testMatch: ['**/*.test.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '\\.unit\\.test\\.ts$'],
+      moduleNameMapper: packageNames,
+      // With coverage on, gives in-process workers the sink that the instrumented workflow bundle reports through.
+      setupFilesAfterEnv: ['<rootDir>/test/support/workflow-coverage/sink.ts'],
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+    },
+  ],
+  // Jest takes one timeout for the whole run: `npm run test:unit` gives its tests 5 s (package.json).
   testTimeout: 60_000,
-  // Three test files at a time on CI's two cores: much of a file's time is spent waiting (for servers to start, for
-  // timers, heartbeat timeouts and restarts), and with two at a time the CPU stood idle a quarter of the run.
-  maxWorkers: 3,
+  // Four test files at a time on CI's two cores: much of a file's time is spent waiting (for servers to start, for
+  // timers, heartbeat timeouts and restarts). With two at a time the CPU stood idle a quarter of the run; with three
+  // it was busy 88 % of it (the whole suite 468 s), with four 450 s.
+  maxWorkers: 4,
   // How long a worker process may take to exit once its last test file is done. No handle stays open (the event loop
   // is empty when Jest asks a worker to end), but a worker that ran many Temporal test files holds about 1 GB of
   // heap, and freeing it as the process exits takes 0.4-0.5 s on an idle machine, more on a busy one: over Jest's

@@ -1,5 +1,5 @@
 // Stands in for Temporal's client, worker and test kit, and for the integration tests' shared set-up, when
-// `npm run test:unit` runs (jest.unit.config.js): a unit test (`*.unit.test.ts`) must not reach Temporal or a test
+// the `unit` project runs (jest.config.js; `npm test` and `npm run test:unit`): a unit test (`*.unit.test.ts`) must not reach Temporal or a test
 // server, directly or through what it imports. Loading one of them fails the test file with this message instead
 // of a connection error or a hang.
 throw new Error(

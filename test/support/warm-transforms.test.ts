@@ -1,5 +1,5 @@
 import { createScriptTransformer } from '@jest/transform';
-import { readConfig } from 'jest-config';
+import { readConfigs } from 'jest-config';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,10 +25,12 @@ describe('filling Jest’s transform cache ahead of the test files', () => {
   afterEach(() => rmSync(cacheDirectory, { recursive: true, force: true }));
 
   it('writes each module, instrumented, where a Jest worker finds it, so the worker transforms nothing', async () => {
-    const { globalConfig, projectConfig } = await readConfig(
-      { $0: 'jest', _: [], coverage: true, cacheDirectory } as Parameters<typeof readConfig>[0],
-      repository,
+    const { globalConfig, configs } = await readConfigs(
+      { $0: 'jest', _: [], coverage: true, cacheDirectory } as Parameters<typeof readConfigs>[0],
+      [repository],
     );
+    // The integration tests' project: its global set-up warms the cache.
+    const projectConfig = configs.find((config) => config.displayName?.name === 'integration')!;
     const modules = readdirSync(folder)
       .filter((name) => /\.ts$/.test(name) && !/\.(d|test)\.ts$/.test(name))
       .map((name) => path.join(folder, name));
