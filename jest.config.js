@@ -70,10 +70,10 @@ module.exports = {
   ],
   // Jest takes one timeout for the whole run: `npm run test:unit` gives its tests 5 s (package.json).
   testTimeout: 60_000,
-  // Four test files at a time on CI's two cores: much of a file's time is spent waiting (for servers to start, for
-  // timers, heartbeat timeouts and restarts). With two at a time the CPU stood idle a quarter of the run; with three
-  // it was busy 88 % of it (the whole suite 468 s), with four 450 s.
-  maxWorkers: 4,
+  // Three test files at a time on CI's two cores: much of a file's time is spent waiting (for servers to start, for
+  // timers, heartbeat timeouts and restarts), and with two at a time the CPU stood idle a quarter of the run. Four
+  // gained 18 s on an idle machine but lost 25 s in CI beside the checks, burning 67 s more CPU.
+  maxWorkers: 3,
   // How long a worker process may take to exit once its last test file is done. No handle stays open (the event loop
   // is empty when Jest asks a worker to end), but a worker that ran many Temporal test files holds about 1 GB of
   // heap, and freeing it as the process exits takes 0.4-0.5 s on an idle machine, more on a busy one: over Jest's
