@@ -1,6 +1,5 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import importPlugin from 'eslint-plugin-import';
 
 const nodeBuiltins = [
   'assert',
@@ -78,23 +77,11 @@ export default tseslint.config(
   {
     files: ['**/*.ts'],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
-    plugins: { import: importPlugin },
-    settings: {
-      'import/resolver': { node: { extensions: ['.ts', '.js'] } },
-      'import/parsers': { '@typescript-eslint/parser': ['.ts'] },
-    },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
-  },
-  {
-    // A circle of value imports in the product, shown where it is written. Over the tests and the bench as well it
-    // took most of lint's time (each file walks the product's whole import graph again);
-    // test/architecture/import-cycles.unit.test.ts checks every folder, type-only imports included, in about a second.
-    files: ['src/**/*.ts'],
-    rules: { 'import/no-cycle': 'error' },
   },
   {
     // Workflow code is replayed: no Node built-ins, no I/O libraries, activities only as types.
