@@ -110,13 +110,13 @@ function monotonicUs(): number {
   return Number(process.hrtime.bigint() / 1000n);
 }
 
-/** Starts `count` turns, waits until all wait, measures memory, then approves all at once. */
 /** One decision's place among those in flight: when it was sent, and when it gave the place back. */
 interface HeldPlace {
   sentAtMs: number;
   releasedAtMs?: number;
 }
 
+/** Starts `count` turns, waits until all wait, measures memory, then approves all at once. */
 export async function measureBurst(
   system: ApprovalSystem,
   count: number,
