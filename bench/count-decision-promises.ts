@@ -17,7 +17,7 @@ import { TollgateClient } from '../src/client';
 import { startDevServer } from '../src/dev/dev-server';
 import { startModelServer } from '../src/dev/model-server';
 import { tollgateSearchAttributes } from '../src/dev/search-attributes';
-import { quietBundlerLogger } from '../src/dev/workflow-bundle-cache';
+import { quietBundlerLogger } from '../src/workflow-bundle-cache';
 import { contentStoreFromEnvironment } from '../src/store';
 import { createTollgateWorker, tollgateWorkflowBundleOptions } from '../src/worker';
 import type { ApprovalSystem } from './approval-system';

@@ -1,4 +1,5 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
+import path from 'node:path';
 import {
   createActivities,
   modelSettingsFromEnvironment,
@@ -10,6 +11,7 @@ import { isTemporalPreflightError, preflightOrExit } from './client/temporal-pre
 import { refuseSecondTemporalSdk } from './one-temporal-sdk';
 import { tollgateWorkerDefaults } from './worker-defaults';
 import { tollgateWorkflowBundleOptions } from './workflow-bundle-options';
+import { cachedWorkflowBundle } from './workflow-bundle-cache';
 import {
   acceptUnsignedDecisionsFromEnvironment,
   decisionSigningOf,
@@ -308,6 +310,11 @@ async function main(): Promise<void> {
       notifiers: notifiersFromEnvironment(),
       // Where `npm run gateway` keeps its audit: grant uses appear in GET /v1/audit.
       auditRecords: sharedRecordsFromEnvironment(),
+      // Kept in the state folder (TOLLGATE_STATE_DIR, default .tollgate): a restart with the same code does not bundle.
+      workflowBundle: await cachedWorkflowBundle(
+        path.resolve(process.env.TOLLGATE_STATE_DIR?.trim() || '.tollgate'),
+        (line) => console.log(line),
+      ),
     }).catch((error: unknown) => {
       if (!isTemporalPreflightError(error)) throw error;
       console.error(`Tollgate cannot start: ${error.message}`);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { bundleWorkflowCode } from '@temporalio/worker';
-import { quietBundlerLogger } from '../src/dev/workflow-bundle-cache';
+import { quietBundlerLogger } from '../src/workflow-bundle-cache';
 import { tollgateWorkflowBundleOptions } from '../src/workflow-bundle-options';
 import type { WorkflowWebpackConfiguration } from '../src/workflow-bundle-options';
 import { workflowBundlePath } from './support/test-environment';

@@ -22,7 +22,7 @@ import { createWorkspaceTools, describeToolSandbox, resolveWorkspaceRoot } from 
 import { mcpServersFromEnvironment } from '../tools/mcp';
 import { createTollgateWorker, workerSettingsFromEnvironment } from '../worker';
 import { startChatExample } from './serve-chat-example';
-import { cachedWorkflowBundle } from './workflow-bundle-cache';
+import { cachedWorkflowBundle } from '../workflow-bundle-cache';
 import { startDevServer, type DevServer } from './dev-server';
 import { ensureSearchAttributes } from './ensure-search-attributes';
 import { connectIfRunning } from './temporal-server-probe';

@@ -12,6 +12,7 @@ import { generateDecisionKeyPair } from '../../src/gateway/decisions/decision-si
 import { FileContentStore } from '../../src/store';
 import { createWorkspaceTools } from '../../src/tools/workspace';
 import { createTollgateWorker, workerSettingsFromEnvironment, type TollgateWorkerOptions } from '../../src/worker';
+import { shareBundle, takeSharedBundle } from '../support/dev-stack';
 import { temporalAddress, workflowBundlePath } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
 
@@ -127,9 +128,17 @@ describe('createTollgateWorker start-up checks', () => {
 });
 
 describe('npm run worker', () => {
+  // One state folder for the starts, as on a machine that restarts its worker: the first start that gets as far as
+  // the workflow bundle keeps it there (or finds the one an earlier start of this test run made).
+  let state: string;
+  beforeAll(() => {
+    state = fs.mkdtempSync(path.join(os.tmpdir(), 'tollgate-startup-worker-'));
+    takeSharedBundle(state);
+  });
+  afterAll(() => fs.rmSync(state, { recursive: true, force: true }));
+
   /** Runs the entry point until it prints its tool line (then stops it) or exits. */
   async function runWorker(environment: Record<string, string>): Promise<{ code: number | null; output: string }> {
-    const state = fs.mkdtempSync(path.join(os.tmpdir(), 'tollgate-startup-worker-'));
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(repository, 'src/worker.ts')], {
       cwd: repository,
       env: {
@@ -156,7 +165,7 @@ describe('npm run worker', () => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     clearTimeout(timer);
-    fs.rmSync(state, { recursive: true, force: true });
+    shareBundle(state);
     return { code, output };
   }
 
@@ -178,6 +187,10 @@ describe('npm run worker', () => {
 
   it('starts unsigned only by the explicit opt-out, and says so', async () => {
     const unsigned = await runWorker({ TOLLGATE_ACCEPT_UNSIGNED_DECISIONS: 'true' });
+    // A restart with the same code takes the bundle the earlier start kept, instead of bundling for seconds again.
+    expect(unsigned.output).toContain(
+      `Workflow code unchanged: using the bundle in ${path.join(state, 'workflow-bundles')}`,
+    );
     expect(unsigned.output).toContain(
       'Decisions: UNSIGNED decisions count (TOLLGATE_ACCEPT_UNSIGNED_DECISIONS=true): anyone who can signal this ' +
         'Temporal namespace can approve any waiting call.',

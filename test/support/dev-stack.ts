@@ -98,11 +98,11 @@ export async function startDev(options: DevStackOptions): Promise<DevProcess> {
   return dev;
 }
 
-/** The bundle folder `npm run dev` keeps in its state folder (src/dev/workflow-bundle-cache.ts). */
+/** The bundle folder `npm run dev` and `npm run worker` keep in their state folder (src/workflow-bundle-cache.ts). */
 const bundlesIn = (stateFolder: string) => path.join(stateFolder, 'workflow-bundles');
 
 /** Gives a state folder with no workflow bundle yet the one an earlier start of this run made, if any. */
-function takeSharedBundle(stateFolder: string): void {
+export function takeSharedBundle(stateFolder: string): void {
   const shared = process.env.TOLLGATE_TEST_DEV_STACK_BUNDLES;
   if (shared && existsSync(shared) && !existsSync(bundlesIn(stateFolder))) {
     cpSync(shared, bundlesIn(stateFolder), { recursive: true });
@@ -110,7 +110,7 @@ function takeSharedBundle(stateFolder: string): void {
 }
 
 /** Leaves the bundle a start made for the later starts of this run (the folder global-setup.ts names), once. */
-function shareBundle(stateFolder: string): void {
+export function shareBundle(stateFolder: string): void {
   const shared = process.env.TOLLGATE_TEST_DEV_STACK_BUNDLES;
   if (!shared || existsSync(shared) || !existsSync(bundlesIn(stateFolder))) return;
   // Copied aside and renamed: test files run side by side, and none may see a half-copied folder.

@@ -3,7 +3,7 @@ import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startDevServer } from '../../src/dev/dev-server';
 import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
-import { quietBundlerLogger } from '../../src/dev/workflow-bundle-cache';
+import { quietBundlerLogger } from '../../src/workflow-bundle-cache';
 import { tollgateWorkflowBundleOptions } from '../../src/workflow-bundle-options';
 import { compiledSourceFiles, compileSourcesForChildProcesses } from './compiled-sources';
 import { testLogFolder } from './test-logs';

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { workflowCodeKey, type WorkflowCodeSources } from '../../src/dev/workflow-code-key';
+import { workflowCodeKey, type WorkflowCodeSources } from '../src/workflow-code-key';
 
 describe('the key of a kept workflow bundle', () => {
   let folder: string;

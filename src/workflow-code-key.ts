@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** What a workflow bundle is built from, as far as `npm run dev` can tell without building it. */
+/** What a workflow bundle is built from, as far as a start can tell without building it. */
 export interface WorkflowCodeSources {
   /** The folder the workflows live in, with everything beside them (src/ in a checkout, dist/ when installed). */
   codeRoot: string;
