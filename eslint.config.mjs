@@ -76,7 +76,10 @@ export default tseslint.config(
   },
   {
     files: ['**/*.ts'],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    // Type information from the type check's own program (tsconfig.json, which includes every .ts file linted here; a
+    // file outside it fails to parse). The project service lints the same files with the same rules, but took about a
+    // third more CPU for the whole lint (measured: 50-57 s against 36-38 s).
+    languageOptions: { parserOptions: { project: './tsconfig.json', tsconfigRootDir: import.meta.dirname } },
     rules: {
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
