@@ -334,6 +334,22 @@ describe('Dockerfile', () => {
     expect(packageJson.dependencies).not.toHaveProperty('tsx');
   });
 
+  it('builds the workflow bundle into the image, in the state folder the worker reads, so a container starts without bundling', () => {
+    const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
+    const prebuild = runtime.search(
+      /^RUN node -e "require\('\.\/dist\/workflow-bundle-cache'\)\.cachedWorkflowBundle\('\.tollgate', console\.log\)"$/m,
+    );
+    // After dist/ is in place (the bundle's key is made of its files), and as root, before the image drops to node.
+    expect(prebuild).toBeGreaterThan(runtime.search(/^COPY --from=build \/app\/dist \.\/dist$/m));
+    expect(prebuild).toBeLessThan(runtime.search(/^USER node$/m));
+    // The worker reads TOLLGATE_STATE_DIR (default .tollgate, under the WORKDIR /app): neither moves it elsewhere.
+    expect(runtime).toMatch(/^WORKDIR \/app$/m);
+    expect(runtime).not.toContain('TOLLGATE_STATE_DIR');
+    expect(loadCompose(read('docker-compose.yml')).services.worker?.environment).not.toHaveProperty(
+      'TOLLGATE_STATE_DIR',
+    );
+  });
+
   it('has every package the source imports among the production or peer dependencies', () => {
     // npm installs peer dependencies with the others (`npm ci --omit=dev` keeps them).
     const production = { ...packageJson.dependencies, ...packageJson.peerDependencies };
