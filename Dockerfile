@@ -37,8 +37,8 @@ COPY --from=dependencies /app/node_modules ./node_modules
 COPY package.json ./
 COPY bin ./bin
 COPY --from=build /app/dist ./dist
-# The workflow bundle, made once here in the state folder the worker reads (.tollgate under /app, src/workflow-bundle-
-# cache.ts): a container starts without bundling, which took 8-10 s of CPU at every start of every replica.
+# The workflow bundle, made once here in the state folder the worker reads (.tollgate under /app; see
+# src/workflow-bundle-cache.ts): a container starts without bundling, 8-10 s of CPU at every start of every replica.
 RUN node -e "require('./dist/workflow-bundle-cache').cachedWorkflowBundle('.tollgate', console.log)"
 # Folders the compose volumes mount; a fresh named volume takes this ownership.
 RUN mkdir -p /workspace /store /data /keys/private /keys/public \

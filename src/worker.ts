@@ -1,5 +1,4 @@
 import { NativeConnection, Worker, type WorkerOptions } from '@temporalio/worker';
-import path from 'node:path';
 import {
   createActivities,
   modelSettingsFromEnvironment,
@@ -12,6 +11,7 @@ import { refuseSecondTemporalSdk } from './one-temporal-sdk';
 import { tollgateWorkerDefaults } from './worker-defaults';
 import { tollgateWorkflowBundleOptions } from './workflow-bundle-options';
 import { cachedWorkflowBundle } from './workflow-bundle-cache';
+import { stateFolderFromEnvironment } from './state-folder';
 import {
   acceptUnsignedDecisionsFromEnvironment,
   decisionSigningOf,
@@ -311,10 +311,7 @@ async function main(): Promise<void> {
       // Where `npm run gateway` keeps its audit: grant uses appear in GET /v1/audit.
       auditRecords: sharedRecordsFromEnvironment(),
       // Kept in the state folder (TOLLGATE_STATE_DIR, default .tollgate): a restart with the same code does not bundle.
-      workflowBundle: await cachedWorkflowBundle(
-        path.resolve(process.env.TOLLGATE_STATE_DIR?.trim() || '.tollgate'),
-        (line) => console.log(line),
-      ),
+      workflowBundle: await cachedWorkflowBundle(stateFolderFromEnvironment(), (line) => console.log(line)),
     }).catch((error: unknown) => {
       if (!isTemporalPreflightError(error)) throw error;
       console.error(`Tollgate cannot start: ${error.message}`);

@@ -25,6 +25,7 @@ import {
 import { runCommand } from './run-command';
 import { statusCommand } from './status-command';
 import { TemporalRetry } from './temporal-retry';
+import { stateFolderFromEnvironment } from '../state-folder';
 
 /** How long `status` waits for Temporal before it says it is not there. */
 const statusRetryMs = 5_000;
@@ -326,7 +327,7 @@ function allowOption(
  * folder, so `tollgate approve` decides as a person does there (the dev worker trusts only gateway-signed decisions).
  */
 function localDevGateway(): { url: string; token: string } | undefined {
-  const folder = path.resolve(process.env.TOLLGATE_STATE_DIR || '.tollgate');
+  const folder = stateFolderFromEnvironment();
   try {
     const url = readFileSync(path.join(folder, 'gateway-url'), 'utf8').trim();
     const token = readFileSync(path.join(folder, 'gateway-token'), 'utf8').trim();

@@ -23,13 +23,14 @@ import { mcpServersFromEnvironment } from '../tools/mcp';
 import { createTollgateWorker, workerSettingsFromEnvironment } from '../worker';
 import { startChatExample } from './serve-chat-example';
 import { cachedWorkflowBundle } from '../workflow-bundle-cache';
+import { stateFolderFromEnvironment } from '../state-folder';
 import { startDevServer, type DevServer } from './dev-server';
 import { ensureSearchAttributes } from './ensure-search-attributes';
 import { connectIfRunning } from './temporal-server-probe';
 import { startModelServer, type ModelServer } from './model-server';
 import { tollgateSearchAttributes } from './search-attributes';
 
-const stateFolder = path.resolve(process.env.TOLLGATE_STATE_DIR || '.tollgate');
+const stateFolder = stateFolderFromEnvironment();
 const temporalPort = Number(process.env.TOLLGATE_DEV_PORT || 7233);
 const uiPort = Number(process.env.TOLLGATE_DEV_UI_PORT || 8233);
 

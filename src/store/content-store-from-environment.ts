@@ -5,6 +5,7 @@ import { awsS3 } from './aws-s3';
 import type { ContentStore } from './content-store';
 import { FileContentStore } from './file-content-store';
 import { S3ContentStore } from './s3-content-store';
+import { stateFolderFromEnvironment } from '../state-folder';
 
 /** The content store a URL names, and how to say which it is. */
 export interface NamedContentStore {
@@ -85,7 +86,7 @@ export function storeUrlFromEnvironment(environment: NodeJS.ProcessEnv = process
   if (url) return url;
   const folder = environment.TOLLGATE_STORE_DIR?.trim();
   if (folder) return folder;
-  return path.join(environment.TOLLGATE_STATE_DIR?.trim() || '.tollgate', 'store');
+  return path.join(stateFolderFromEnvironment(environment), 'store');
 }
 
 /**
