@@ -36,12 +36,19 @@ export default class CoverageEnvironment extends TestEnvironment {
     for (const [file, record] of Object.entries(counters ?? {})) records[file] = withoutSources(record);
     for (const [file, record] of Object.entries(workflow ?? {})) {
       const name = workflowRecordName(file);
-      records[name] = { ...withoutSources(record), path: name };
+      // One instrumentation, the run's bundle, for every test file's record: Jest's process adds them counter by
+      // counter (test/support/fast-coverage-merge.js).
+      records[name] = { ...withoutSources(record), path: name, hash: workflowBundleHash() } as FileCoverageData;
     }
     // Marks the hand-over for test-runtime.js, which passes it on without copying it.
     Object.defineProperty(records, Symbol.for('tollgate.test.coverageHandedOver'), { value: true });
     scope.__coverage__ = records;
   }
+}
+
+/** Names the run's workflow bundle, the one instrumentation every workflow record of the run comes from. */
+function workflowBundleHash(): string {
+  return `workflow-bundle ${process.env.TOLLGATE_TEST_WORKFLOW_BUNDLE ?? ''}`;
 }
 
 /** What istanbul keeps of a file beside its counters, as far as it matters here: the map back to its source. */

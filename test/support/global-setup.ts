@@ -6,6 +6,7 @@ import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
 import { quietBundlerLogger } from '../../src/workflow-bundle-cache';
 import { tollgateWorkflowBundleOptions } from '../../src/workflow-bundle-options';
 import { compiledSourceFiles, compileSourcesForChildProcesses } from './compiled-sources';
+import { installFastCoverageMerge, reportersFileCoverage } from './fast-coverage-merge';
 import { testLogFolder } from './test-logs';
 import { warmTransformsInThread } from './warm-transforms';
 
@@ -42,6 +43,8 @@ export default async function globalSetup(
   // Tells test/support/workflow-coverage/sink.ts that the bundle reports coverage, and where the records are.
   if (coverage) process.env.TOLLGATE_TEST_WORKFLOW_COVERAGE_TEMPLATES = writeCoverageTemplates(bundlePath);
   else delete process.env.TOLLGATE_TEST_WORKFLOW_COVERAGE_TEMPLATES;
+  // Jest's process merges each test file's coverage as it comes: by adding counters where it can (fast-coverage-merge.ts).
+  if (coverage) installFastCoverageMerge(reportersFileCoverage());
   (globalThis as { tollgateTestServer?: { stop(): Promise<void> } }).tollgateTestServer = server;
 }
 
