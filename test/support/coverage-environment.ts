@@ -37,7 +37,7 @@ export default class CoverageEnvironment extends TestEnvironment {
     for (const [file, record] of Object.entries(workflow ?? {})) {
       const name = workflowRecordName(file);
       // One instrumentation, the run's bundle, for every test file's record: Jest's process adds them counter by
-      // counter (test/support/fast-coverage-merge.js).
+      // counter (test/support/fast-coverage-merge.ts).
       records[name] = { ...withoutSources(record), path: name, hash: workflowBundleHash() } as FileCoverageData;
     }
     // Marks the hand-over for test-runtime.js, which passes it on without copying it.
