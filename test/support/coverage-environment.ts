@@ -15,6 +15,7 @@
 import type { Circus } from '@jest/types';
 import { TestEnvironment } from 'jest-environment-node';
 import type { CoverageMapData, FileCoverageData } from 'istanbul-lib-coverage';
+import { countersOnlyRunVariable, CoverageHandOver } from './fast-coverage-merge';
 
 const workflowCoverageGlobal = '__tollgateWorkflowCoverage__';
 
@@ -22,6 +23,9 @@ const workflowCoverageGlobal = '__tollgateWorkflowCoverage__';
 export function workflowRecordName(file: string): string {
   return `${file}.workflow-bundle.js`;
 }
+
+/** What this Jest worker process handed over whole this run: later test files send those files' counters alone. */
+const handOver = new CoverageHandOver();
 
 export default class CoverageEnvironment extends TestEnvironment {
   async handleTestEvent(event: Circus.Event): Promise<void> {
@@ -40,6 +44,9 @@ export default class CoverageEnvironment extends TestEnvironment {
       // counter (test/support/fast-coverage-merge.ts).
       records[name] = { ...withoutSources(record), path: name, hash: workflowBundleHash() } as FileCoverageData;
     }
+    const run = process.env[countersOnlyRunVariable];
+    for (const [file, record] of Object.entries(records))
+      records[file] = handOver.handOver(record as FileCoverageData, run);
     // Marks the hand-over for test-runtime.js, which passes it on without copying it.
     Object.defineProperty(records, Symbol.for('tollgate.test.coverageHandedOver'), { value: true });
     scope.__coverage__ = records;

@@ -6,7 +6,7 @@ import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
 import { quietBundlerLogger } from '../../src/workflow-bundle-cache';
 import { tollgateWorkflowBundleOptions } from '../../src/workflow-bundle-options';
 import { compiledSourceFiles, compileSourcesForChildProcesses } from './compiled-sources';
-import { installFastCoverageMerge, reportersFileCoverage } from './fast-coverage-merge';
+import { countersOnlyRunVariable, installFastCoverageMerge, reportersCoverageClasses } from './fast-coverage-merge';
 import { testLogFolder } from './test-logs';
 import { warmTransformsInThread } from './warm-transforms';
 
@@ -43,8 +43,12 @@ export default async function globalSetup(
   // Tells test/support/workflow-coverage/sink.ts that the bundle reports coverage, and where the records are.
   if (coverage) process.env.TOLLGATE_TEST_WORKFLOW_COVERAGE_TEMPLATES = writeCoverageTemplates(bundlePath);
   else delete process.env.TOLLGATE_TEST_WORKFLOW_COVERAGE_TEMPLATES;
-  // Jest's process merges each test file's coverage as it comes: by adding counters where it can (fast-coverage-merge.ts).
-  if (coverage) installFastCoverageMerge(reportersFileCoverage());
+  // Jest's process merges each test file's coverage as it comes: by adding counters where it can, so that Jest's
+  // workers can send a file's maps once a run and its counters after (fast-coverage-merge.ts).
+  if (coverage) {
+    installFastCoverageMerge(...reportersCoverageClasses());
+    process.env[countersOnlyRunVariable] = `${process.pid}-${Date.now()}`;
+  } else delete process.env[countersOnlyRunVariable];
   (globalThis as { tollgateTestServer?: { stop(): Promise<void> } }).tollgateTestServer = server;
 }
 

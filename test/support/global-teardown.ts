@@ -1,4 +1,5 @@
 import { rmSync } from 'node:fs';
+import { countersOnlyRunVariable } from './fast-coverage-merge';
 
 export default async function globalTeardown(): Promise<void> {
   await (globalThis as { tollgateTestServer?: { stop(): Promise<void> } }).tollgateTestServer?.stop();
@@ -10,4 +11,6 @@ export default async function globalTeardown(): Promise<void> {
   if (compiled) rmSync(compiled, { recursive: true, force: true });
   const coverageTemplates = process.env.TOLLGATE_TEST_WORKFLOW_COVERAGE_TEMPLATES;
   if (coverageTemplates) rmSync(coverageTemplates, { force: true });
+  // A later run in this process (`--watch`) hands its records over whole unless its own set-up says otherwise.
+  delete process.env[countersOnlyRunVariable];
 }
