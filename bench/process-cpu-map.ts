@@ -81,10 +81,15 @@ if (require.main === module) {
     console.error('Usage: npx tsx bench/process-cpu-map.ts <pacct file> [depth]');
     process.exit(2);
   }
+  const depth = Number(depthText ?? 6);
+  if (!Number.isInteger(depth) || depth < 0) {
+    console.error(`The depth must be a whole number of levels, 0 or more (got ${depthText}).`);
+    process.exit(2);
+  }
   const processes = readAccounting(execFileSync('dump-acct', [file], { maxBuffer: 1 << 30 }).toString());
   const total = processes.reduce((sum, process) => sum + process.cpuSeconds, 0);
   console.log(`${processes.length} processes, ${total.toFixed(1)} s of CPU`);
-  for (const line of describeTrees(processes, Number(depthText ?? 6))) console.log(line);
+  for (const line of describeTrees(processes, depth)) console.log(line);
   // Below Jest's own process (the largest tree whose process started two or more node processes: its workers).
   const jest = processes
     .filter((process) => process.children.filter((child) => child.command === 'node').length >= 2)
