@@ -36,17 +36,19 @@ export default class CoverageEnvironment extends TestEnvironment {
     const counters = scope.__coverage__ as CoverageMapData | undefined;
     const workflow = scope[workflowCoverageGlobal] as CoverageMapData | undefined;
     if (!counters && !workflow) return; // coverage is off
+    // Each record whole the first time this worker hands its file over in the run, its counters alone after
+    // (test/support/fast-coverage-merge.ts).
+    const run = process.env[countersOnlyRunVariable];
     const records: CoverageMapData = {};
-    for (const [file, record] of Object.entries(counters ?? {})) records[file] = withoutSources(record);
+    for (const [file, record] of Object.entries(counters ?? {}))
+      records[file] = handOver.handOver(withoutSources(record as FileCoverageData), run);
     for (const [file, record] of Object.entries(workflow ?? {})) {
       const name = workflowRecordName(file);
       // One instrumentation, the run's bundle, for every test file's record: Jest's process adds them counter by
-      // counter (test/support/fast-coverage-merge.ts).
-      records[name] = { ...withoutSources(record), path: name, hash: workflowBundleHash() } as FileCoverageData;
+      // counter.
+      const whole = { ...withoutSources(record as FileCoverageData), path: name, hash: workflowBundleHash() };
+      records[name] = handOver.handOver(whole as FileCoverageData, run);
     }
-    const run = process.env[countersOnlyRunVariable];
-    for (const [file, record] of Object.entries(records))
-      records[file] = handOver.handOver(record as FileCoverageData, run);
     // Marks the hand-over for test-runtime.js, which passes it on without copying it.
     Object.defineProperty(records, Symbol.for('tollgate.test.coverageHandedOver'), { value: true });
     scope.__coverage__ = records;
