@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { awsS3 } from '../store/aws-s3';
 import { findFreePort, saysAddressInUse, startAgainWhile } from './ports';
 import { binaryInPythonFolders, pipCommands, pipInstalledBinary } from './python-scripts';
@@ -25,7 +25,7 @@ export interface SeaweedFs {
 
 /** Options for {@link startSeaweedFs}. */
 export interface SeaweedFsOptions {
-  /** Where the server keeps its data. */
+  /** Where the server keeps its data, and its log files (in `logs/`). */
   folder: string;
   /** The bucket created at start. Default `tollgate`. */
   bucket?: string;
@@ -89,12 +89,17 @@ export async function startSeaweedFs(options: SeaweedFsOptions): Promise<Seaweed
   const weed = await findOrInstallWeed(options.log);
   const bucket = options.bucket ?? 'tollgate';
   mkdirSync(options.folder, { recursive: true });
+  // Its own log files beside its data: left to itself, weed writes them into the system's temporary folder, a new set
+  // at every start, and never removes them.
+  const logs = join(options.folder, 'logs');
+  mkdirSync(logs, { recursive: true });
   const accessKeyId = 'tollgate-test';
   const secretAccessKey = 'tollgate-test-secret';
   const startOnce = async (): Promise<SeaweedFs> => {
     const ports: Record<string, number> = {};
     for (const name of seaweedFsPorts) ports[name] = await findFreePort('127.0.0.1');
     const args = [
+      `-logdir=${logs}`,
       'mini',
       `-dir=${options.folder}`,
       `-bucket=${bucket}`,
@@ -105,6 +110,8 @@ export async function startSeaweedFs(options: SeaweedFsOptions): Promise<Seaweed
       '-webdav=false',
       '-s3.port.iceberg=0',
       '-s3.port.lance=0',
+      // Its sockets beside its data too, where the path fits a socket's (weed's default: one more in /tmp each start).
+      ...localSockets(options.folder),
       ...Object.entries(ports).map(([name, port]) => `-${name}=${port}`),
     ];
     const server = await spawnServerProcess(weed, args, options.log ?? (() => undefined), {
@@ -199,4 +206,15 @@ async function waitForBucket(
     client.destroy();
   }
   throw new Error(`SeaweedFS did not serve bucket "${bucket}" at ${endpoint} within ${timeoutMs} ms (last: ${last}).`);
+}
+
+/** The longest path a Unix socket takes on Linux (108 bytes with the final NUL). */
+const socketPathMax = 107;
+
+/** weed's S3 and filer sockets in `folder`, or none (weed's default, in /tmp) when `folder`'s path is too long. */
+function localSockets(folder: string): string[] {
+  const s3 = join(resolve(folder), 's3.sock');
+  const filer = join(resolve(folder), 'filer.sock');
+  if (Buffer.byteLength(s3) > socketPathMax || Buffer.byteLength(filer) > socketPathMax) return [];
+  return [`-s3.localSocket=${s3}`, `-filer.localSocket=${filer}`];
 }

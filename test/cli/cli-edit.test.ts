@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { uniqueMarker, waitForPending } from '../support/test-environment';
 import { useTurnEnvironment } from '../support/turn-gateway-fixture';
 import { cliEnvironment, runCli, type CliRun } from '../support/run-cli';
+import { temporaryFolder } from '../support/temporary-folder';
 
 // The operator lets cli-user (the $USER the CLI decides as) approve deleteFile with changed arguments.
 const stack = useTurnEnvironment({ policy: { tools: { deleteFile: { editors: ['cli-user'] } } } });
@@ -57,7 +57,7 @@ describe('tollgate approve --input', () => {
     expect(await stack.environment.tollgate.pending({ workflowId: handle.workflowId })).toHaveLength(1);
     expect(stack.runs.filter((run) => run.toolCallId === `${marker}-1`)).toEqual([]);
 
-    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'tollgate-edit-')), 'input.json');
+    const file = path.join(temporaryFolder('tollgate-edit-'), 'input.json');
     writeFileSync(file, JSON.stringify({ path: 'from-file.txt' }));
     expect((await tollgate('approve', approvalId, '--input-file', file)).code).toBe(0);
     await handle.result();

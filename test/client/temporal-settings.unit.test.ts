@@ -1,11 +1,12 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describeTemporalSettings, temporalSettingsFromEnvironment, usesTls } from '../../src/client/temporal-settings';
+import { temporaryFolder } from '../support/temporary-folder';
 
 // A Temporal config file as the `temporal` CLI writes it (`temporal config set --profile cloud ...`).
 function configFile(text: string): string {
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'tollgate-envconfig-')), 'temporal.toml');
+  const file = path.join(temporaryFolder('tollgate-envconfig-'), 'temporal.toml');
   writeFileSync(file, text);
   return file;
 }

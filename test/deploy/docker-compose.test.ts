@@ -3,8 +3,7 @@ import Ajv from 'ajv';
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { builtinModules } from 'node:module';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { parseDocument } from 'yaml';
@@ -14,6 +13,7 @@ import { signDecision } from '../../src/gateway/decisions/sign-decision';
 import { decisionSigningOf, operatorPolicyFromEnvironment } from '../../src/policy';
 import { verifyBoundDecision } from '../../src/protocol/verify-decision-signature';
 import { temporalAddress } from '../support/test-environment';
+import { temporaryFolder } from '../support/temporary-folder';
 
 // No Docker engine runs here, so the compose file is checked the way `docker compose config` would start:
 // against the Compose Specification's JSON schema (schema/compose-spec.json of compose-spec/compose-spec,
@@ -172,7 +172,7 @@ describe('docker-compose.yml', () => {
 
   it('its decision-keys job makes a pair that worker and gateway, configured as here, sign and verify with; a rerun keeps it', async () => {
     // The job's command as compose runs it, with the volumes' paths in a temporary folder.
-    const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-compose-keys-'));
+    const folder = temporaryFolder('tollgate-compose-keys-');
     const privateKeyFile = path.join(folder, 'private', 'decision-signing-key.pem');
     const publicKeysFile = path.join(folder, 'public', 'decision-public-keys');
     const command = ([] as string[]).concat(services['decision-keys']?.command ?? []);

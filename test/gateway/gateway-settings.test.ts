@@ -1,8 +1,8 @@
 import { createHash, generateKeyPairSync, sign, verify } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { gatewaySettingsFromEnvironment, verifyBearerToken } from '../../src/gateway';
+import { temporaryFolder } from '../support/temporary-folder';
 
 const token = 'ana-token-0123456789abcdef';
 
@@ -18,7 +18,7 @@ describe('gatewaySettingsFromEnvironment', () => {
   });
 
   it('reads tokens from TOLLGATE_GATEWAY_TOKENS_FILE and takes host, port and audit file', () => {
-    const folder = mkdtempSync(path.join(tmpdir(), 'tollgate-gateway-'));
+    const folder = temporaryFolder('tollgate-gateway-');
     const file = path.join(folder, 'tokens.json');
     writeFileSync(file, JSON.stringify({ [token]: 'ana' }));
     const settings = gatewaySettingsFromEnvironment({
@@ -56,7 +56,7 @@ describe('gatewaySettingsFromEnvironment', () => {
   });
 
   it('reads people, hashed tokens and scopes from TOLLGATE_ACCESS_FILE', () => {
-    const folder = mkdtempSync(path.join(tmpdir(), 'tollgate-gateway-'));
+    const folder = temporaryFolder('tollgate-gateway-');
     const file = path.join(folder, 'access.json');
     const sha256 = createHash('sha256').update(token).digest('hex');
     writeFileSync(
@@ -81,7 +81,7 @@ describe('gatewaySettingsFromEnvironment', () => {
   });
 
   it('refuses gateway files inside the tools workspace, where a tool could rewrite them', () => {
-    const folder = mkdtempSync(path.join(tmpdir(), 'tollgate-gateway-'));
+    const folder = temporaryFolder('tollgate-gateway-');
     const workspace = path.join(folder, 'workspace');
     mkdirSync(workspace);
     const base = { TOLLGATE_GATEWAY_TOKENS: JSON.stringify({ [token]: 'ana' }), TOLLGATE_WORKSPACE: workspace };

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startSeaweedFs, type SeaweedFs } from '../../src/dev/seaweedfs';
@@ -18,6 +18,12 @@ beforeAll(async () => {
 afterAll(async () => {
   await seaweed?.stop();
   rmSync(folder, { recursive: true, force: true });
+});
+
+it("keeps SeaweedFS's log files and sockets in its own folder, not in the system's temporary folder", () => {
+  const logs = readdirSync(path.join(folder, 'seaweedfs', 'logs'));
+  expect(logs.filter((name) => name.startsWith('weed.')).length).toBeGreaterThan(0);
+  expect(readdirSync(path.join(folder, 'seaweedfs'))).toEqual(expect.arrayContaining(['s3.sock', 'filer.sock']));
 });
 
 describe.each([

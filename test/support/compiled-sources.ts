@@ -32,7 +32,7 @@ export function compiledSourceFiles(): string[] {
 /**
  * Compiles `src/` and `test/support/` into `folder` (replacing what is there) and tells the test files where, through
  * the environment Jest's workers inherit. Files the compiled code finds beside itself come along: the sandbox's
- * network launcher is copied, and `examples/` (which the dev runner bundles from) is linked at the same depth.
+ * network launcher and resolv.conf are copied, and `examples/` (which the dev runner bundles from) is linked at the same depth.
  */
 export async function compileSourcesForChildProcesses(folder: string): Promise<void> {
   rmSync(folder, { recursive: true, force: true });
@@ -46,8 +46,10 @@ export async function compileSourcesForChildProcesses(folder: string): Promise<v
     target: 'node20',
     logLevel: 'silent',
   });
-  const launcher = 'src/tools/workspace/outbound-network.sh';
-  cpSync(path.join(repository, launcher), path.join(folder, launcher));
+  for (const asset of ['outbound-network.sh', 'sandbox-resolv.conf']) {
+    const file = path.join('src/tools/workspace', asset);
+    cpSync(path.join(repository, file), path.join(folder, file));
+  }
   if (!existsSync(path.join(folder, 'examples')))
     symlinkSync(path.join(repository, 'examples'), path.join(folder, 'examples'));
   process.env[compiledVariable] = folder;

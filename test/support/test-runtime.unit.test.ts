@@ -1,7 +1,7 @@
-import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
+import { temporaryFolder } from './temporary-folder';
 
 // The test runtime's shared work (test/support/test-runtime.js): what a test file runs must be what it would run
 // without it.
@@ -26,7 +26,7 @@ interface FakeTransformCache {
   sourceMaps: Map<string, string>;
 }
 
-const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-test-runtime-'));
+const folder = temporaryFolder('tollgate-test-runtime-');
 
 describe('compiling through the code cache', () => {
   const filename = path.join(folder, 'module.js');

@@ -1,7 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import os from 'node:os';
 import { checkProtectedPathsApart } from './protected-paths';
 import {
   allowedRangesFromEnvironment,
@@ -92,6 +91,9 @@ export interface SandboxOutbound extends SandboxNetworkRules {
   /** A resolv.conf naming slirp's DNS forwarder, mounted over the machine's. */
   resolvConf: string;
 }
+
+/** The resolv.conf a sandbox with the network on sees: shipped beside this module, never written at run time. */
+export const sandboxResolvConf = path.join(__dirname, 'sandbox-resolv.conf');
 
 /** System folders mounted read-only: programs and their libraries. A link (merged /usr) is recreated as a link. */
 const systemFolders = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
@@ -300,10 +302,8 @@ function resolveOutbound(options: SandboxOptions, environment: NodeJS.ProcessEnv
     const where = options.slirp4netnsPath === undefined ? 'on PATH' : `(slirp4netns at ${options.slirp4netnsPath})`;
     return `the network cannot be built: ${missing.join(', ')} not found ${where}`;
   }
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'tollgate-sandbox-dns-'));
-  const resolvConf = path.join(folder, 'resolv.conf');
-  // slirp4netns answers DNS on 10.0.2.3 with the machine's resolver.
-  fs.writeFileSync(resolvConf, 'nameserver 10.0.2.3\n', { mode: 0o644 });
+  // Shipped beside this file (as the launcher is): nothing is written for it, so nothing is left behind.
+  if (!fs.existsSync(sandboxResolvConf)) return `the network cannot be built: ${sandboxResolvConf} is missing`;
   return {
     ...rules,
     bash: programs.bash as string,
@@ -311,7 +311,7 @@ function resolveOutbound(options: SandboxOptions, environment: NodeJS.ProcessEnv
     slirp4netns: programs.slirp4netns as string,
     ip: programs.ip as string,
     unshare: programs.unshare as string,
-    resolvConf,
+    resolvConf: sandboxResolvConf,
   };
 }
 

@@ -1,9 +1,7 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { recordingGrantUses } from '../../../src/activities/grants/record-grant-uses';
 import type { GrantClaim, LedgerClaimInput } from '../../../src/protocol';
 import { FolderSharedRecords } from '../../../src/store/shared-records';
+import { temporaryFolder } from '../../support/temporary-folder';
 
 const claimInput: LedgerClaimInput = {
   claimId: 'turn-1#2#0',
@@ -19,7 +17,7 @@ const claimInput: LedgerClaimInput = {
 };
 
 function recordsFolder() {
-  return new FolderSharedRecords(mkdtempSync(path.join(tmpdir(), 'tollgate-grant-uses-')));
+  return new FolderSharedRecords(temporaryFolder('tollgate-grant-uses-'));
 }
 
 describe('recordingGrantUses', () => {

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DecisionAudit, type DecisionAttempt } from '../../../src/gateway';
+import { temporaryFolder } from '../../support/temporary-folder';
 
 function attempt(index: number, outcome: DecisionAttempt['outcome']): DecisionAttempt {
   return {
@@ -18,7 +18,7 @@ function attempt(index: number, outcome: DecisionAttempt['outcome']): DecisionAt
 
 describe('DecisionAudit', () => {
   it('appends every attempt to its JSONL file in order, refusals included, and filters by approval', async () => {
-    const file = path.join(mkdtempSync(path.join(tmpdir(), 'tollgate-audit-')), 'decisions.jsonl');
+    const file = path.join(temporaryFolder('tollgate-audit-'), 'decisions.jsonl');
     const audit = new DecisionAudit({ file });
     const attempts = Array.from({ length: 20 }, (_, index) => attempt(index, index % 3 === 0 ? 'refused' : 'recorded'));
     await Promise.all(attempts.map((entry) => audit.record(entry)));

@@ -1,7 +1,8 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalUsedTokenStore } from '../../../src/gateway/email';
+import { temporaryFolder } from '../../support/temporary-folder';
 
 const inAnHour = () => new Date(Date.now() + 3_600_000);
 
@@ -18,7 +19,7 @@ describe('LocalUsedTokenStore', () => {
   });
 
   it('keeps used keys across a restart when it has a file, releases included', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'tollgate-used-')), 'used.jsonl');
+    const file = join(temporaryFolder('tollgate-used-'), 'used.jsonl');
     const before = new LocalUsedTokenStore({ file });
     expect(await before.claim(['jti:a', 'pair:p'], inAnHour())).toBe(true);
     expect(await before.claim(['jti:b', 'pair:q'], inAnHour())).toBe(true);

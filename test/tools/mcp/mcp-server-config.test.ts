@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connectMcpServers, mcpServersFromEnvironment } from '../../../src/tools/mcp';
+import { temporaryFolder } from '../../support/temporary-folder';
 
 describe('mcpServersFromEnvironment', () => {
   it('reads stdio and HTTP servers from TOLLGATE_MCP_SERVERS and a file, with ${NAME} from the environment', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'mcp-config-')), 'servers.json');
+    const file = join(temporaryFolder('mcp-config-'), 'servers.json');
     writeFileSync(
       file,
       JSON.stringify({
@@ -35,7 +35,7 @@ describe('mcpServersFromEnvironment', () => {
       mcpServersFromEnvironment({ TOLLGATE_MCP_SERVERS: '{"fs":{"command":"x","env":{"T":"${MISSING}"}}}' }),
     ).toThrow(/MISSING/);
     expect(() => mcpServersFromEnvironment({ TOLLGATE_MCP_SERVERS: 'not json' })).toThrow(/not JSON/);
-    const file = join(mkdtempSync(join(tmpdir(), 'mcp-config-')), 'servers.json');
+    const file = join(temporaryFolder('mcp-config-'), 'servers.json');
     writeFileSync(file, '{"fs":{"command":"y"}}');
     expect(() =>
       mcpServersFromEnvironment({ TOLLGATE_MCP_SERVERS: '{"fs":{"command":"x"}}', TOLLGATE_MCP_SERVERS_FILE: file }),

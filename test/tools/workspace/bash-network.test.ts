@@ -78,6 +78,19 @@ if (networkWorks) {
       );
     });
 
+    it("names slirp's DNS forwarder in its resolv.conf, and setting it up leaves nothing in the temporary folder", async () => {
+      const leftBehind = () => fs.readdirSync(os.tmpdir()).filter((name) => name.startsWith('tollgate-sandbox-dns-'));
+      const before = new Set(leftBehind());
+      const another = createTestWorkspace({ sandbox: { mode: 'bubblewrap', network: true } });
+      try {
+        const result = await run('grep -v "^#" /etc/resolv.conf', another);
+        expect(result.stdout.trim()).toBe('nameserver 10.0.2.3');
+      } finally {
+        another.remove();
+      }
+      expect(leftBehind().filter((name) => !before.has(name))).toEqual([]);
+    });
+
     it("cannot reach the test's Temporal server, a loopback server or the machine's own addresses", async () => {
       const [temporalHost, temporalPort] = temporalAddress().split(':') as [string, string];
       await withServer('0.0.0.0', async (port, connections) => {
