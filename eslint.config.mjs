@@ -75,6 +75,11 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
+    // The project's own scripts (`npm run checks`): ES modules run by Node.
+    files: ['scripts/**/*.mjs'],
+    languageOptions: { sourceType: 'module', globals: { process: 'readonly' } },
+  },
+  {
     files: ['**/*.ts'],
     // Type information from the type check's own program (tsconfig.json, which includes every .ts file linted here; a
     // file outside it fails to parse). The project service lints the same files with the same rules, but took about a
