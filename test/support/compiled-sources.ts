@@ -32,7 +32,8 @@ export function compiledSourceFiles(): string[] {
 /**
  * Compiles `src/` and `test/support/` into `folder` (replacing what is there) and tells the test files where, through
  * the environment Jest's workers inherit. Files the compiled code finds beside itself come along: the sandbox's
- * network launcher and resolv.conf are copied, and `examples/` (which the dev runner bundles from) is linked at the same depth.
+ * network launcher and resolv.conf are copied, and `examples/` (which the dev runner bundles from) is linked at the
+ * same depth.
  */
 export async function compileSourcesForChildProcesses(folder: string): Promise<void> {
   rmSync(folder, { recursive: true, force: true });
