@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultGrpcRetryOptions, makeGrpcRetryInterceptor } from '@temporalio/client';
-import { isApprovalDecisionError, TollgateClient } from '../client';
+import type * as TemporalClient from '@temporalio/client';
+import type * as ClientModule from '../client';
+import type { TollgateClient } from '../client';
+import { isApprovalDecisionError } from '../client/approval-decision-error';
 import { GatewayClient, isGatewayUnreachableError } from '../client/gateway-client';
 import { probeEndpoint } from '../client/probe-endpoint';
 import { temporalSettingsFromEnvironment } from '../client/temporal-settings';
@@ -238,7 +240,11 @@ function temporalAddress(): string {
   return temporalSettingsFromEnvironment().connectionOptions.address ?? 'localhost:7233';
 }
 
-/** Connects, failing at once (not after gRPC's timeout) when nothing listens at the address. */
+/**
+ * Connects, failing at once (not after gRPC's timeout) when nothing listens at the address. Temporal's client (gRPC,
+ * protobuf definitions: most of the command's start) is loaded here, only by the commands that talk to Temporal:
+ * `--help` and the gateway's commands never load it.
+ */
 async function connectToTemporal(): Promise<TollgateClient> {
   const settings = temporalSettingsFromEnvironment();
   const address = temporalAddress();
@@ -249,6 +255,12 @@ async function connectToTemporal(): Promise<TollgateClient> {
   const probe = proxied ? undefined : await probeEndpoint(address);
   if (probe && probe.type !== 'open')
     throw new TemporalUnavailableError(temporalUnavailableMessage(address, probe.detail), probe.detail);
+  // `require`, not `import()`: in a checkout, bin/tollgate.js runs this file through tsx's CommonJS hook, which leaves
+  // `import()` to Node's ES-module resolution, where `../client` (a folder) is no module.
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  const { TollgateClient } = require('../client') as typeof ClientModule;
+  const { defaultGrpcRetryOptions, makeGrpcRetryInterceptor } = require('@temporalio/client') as typeof TemporalClient;
+  /* eslint-enable @typescript-eslint/no-require-imports */
   try {
     return await TollgateClient.connect({
       ...settings,

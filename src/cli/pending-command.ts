@@ -1,4 +1,5 @@
-import { describeTaskQueues, type PendingApprovalOfTurn } from '../client';
+import type { PendingApprovalOfTurn } from '../client';
+import { describeTaskQueues } from '../client/task-queues-filter';
 
 /** Anything that lists pending approvals: Temporal directly, or the approval gateway. */
 export interface ListsPendingApprovals {

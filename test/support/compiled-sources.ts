@@ -45,6 +45,8 @@ export async function compileSourcesForChildProcesses(folder: string): Promise<v
     format: 'cjs',
     platform: 'node',
     target: 'node20',
+    // `import()` becomes a `require`, as tsc makes it for dist/ (module commonjs) and Jest's transform does.
+    supported: { 'dynamic-import': false },
     logLevel: 'silent',
   });
   for (const asset of ['outbound-network.sh', 'sandbox-resolv.conf']) {
