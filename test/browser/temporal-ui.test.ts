@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -33,6 +33,7 @@ afterAll(async () => {
   await browser?.close();
   await tollgate?.close();
   if (dev) await stopDev(dev);
+  rmSync(folder, { recursive: true, force: true });
 });
 
 /** Starts a turn as a service or the chat page does: through the gateway, with the dev token's identity. */

@@ -1,16 +1,16 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freeDevPorts, startDev, stopDev, type DevPorts, type DevProcess } from '../support/dev-stack';
 import { waitFor } from '../support/test-environment';
+import { temporaryFolder } from '../support/temporary-folder';
 
 // Starts `npm run dev` as test/dev/dev-runner.test.ts does, on its own ports and state folder.
 const execFileAsync = promisify(execFile);
 const repository = path.resolve(__dirname, '../..');
 const cliPath = path.join(repository, 'bin/tollgate.js');
-const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-cli-restart-'));
+const folder = temporaryFolder('tollgate-cli-restart-');
 const workspace = path.join(folder, 'workspace');
 let ports: DevPorts;
 const devOptions = () => ({ stateFolder: path.join(folder, 'state'), workspace, ports });

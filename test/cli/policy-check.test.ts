@@ -1,4 +1,4 @@
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { uniqueMarker, waitFor, waitForPending } from '../support/test-environment';
@@ -19,6 +19,11 @@ const stack = useTurnEnvironment({
       args: [require.resolve('@modelcontextprotocol/server-filesystem/dist/index.js'), root],
     },
   },
+});
+// After the environment's own hooks (declared above), which stop the MCP server working in `root`.
+afterAll(() => {
+  rmSync(root, { recursive: true, force: true });
+  rmSync(folder, { recursive: true, force: true });
 });
 
 function candidate(name: string, policy: unknown): string {

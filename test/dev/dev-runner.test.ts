@@ -1,16 +1,16 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { temporalSettingsFromEnvironment, TollgateClient } from '../../src/client';
 import type { AgentTurnResult } from '../../src/protocol';
 import { freeDevPorts, startDev, stopDev, type DevPorts, type DevProcess } from '../support/dev-stack';
 import { waitForPending } from '../support/test-environment';
+import { temporaryFolder } from '../support/temporary-folder';
 
 const execFileAsync = promisify(execFile);
 const repository = path.resolve(__dirname, '../..');
-const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-dev-'));
+const folder = temporaryFolder('tollgate-dev-');
 const workspace = path.join(folder, 'workspace');
 let ports: DevPorts;
 // Bundles on its first start, as a new user's does (the other dev-stack tests start from the run's shared bundle).

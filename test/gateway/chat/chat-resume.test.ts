@@ -1,10 +1,10 @@
 import { lastAssistantMessageIsCompleteWithApprovalResponses } from 'ai';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { killProcess, spawnWorkerProcess } from '../../support/spawn-worker-process';
 import { uniqueMarker } from '../../support/test-environment';
 import { eventually, NodeChat, startChatStack, type ChatStack } from './chat-fixture';
+import { temporaryFolder } from '../../support/temporary-folder';
 
 describe('GET /api/chat/:id/stream', () => {
   let stack: ChatStack;
@@ -43,7 +43,7 @@ describe('GET /api/chat/:id/stream', () => {
 
   it('shows a waiting approval after the worker is killed and replaced, and deciding it after the reload works', async () => {
     stack = await startChatStack({ worker: false });
-    const runLog = path.join(mkdtempSync(path.join(tmpdir(), 'tollgate-chat-')), 'runs.jsonl');
+    const runLog = path.join(temporaryFolder('tollgate-chat-'), 'runs.jsonl');
     const spawnWorker = () => spawnWorkerProcess({ taskQueue: stack.taskQueue, modelURL: stack.model.baseURL, runLog });
     let worker = await spawnWorker();
     try {

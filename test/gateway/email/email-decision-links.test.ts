@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { emailExtension, LocalUsedTokenStore } from '../../../src/gateway/email';
@@ -14,6 +12,7 @@ import {
 import { createTestTools } from '../../support/test-tools';
 import { auditSince, startGateway, type RunningGateway } from '../gateway-fixture';
 import { decisionLink, expectPageHeaders, openLink, submitForm, testLinkSecret } from './email-link-visits';
+import { temporaryFolder } from '../../support/temporary-folder';
 
 const oldSecret = 'old-link-secret-fedcba9876543210fedcba9876';
 const { tools, runs } = createTestTools();
@@ -379,7 +378,7 @@ describe('email decision links, separately configured', () => {
   });
 
   it('refuses a used link after a gateway restart when used links are kept in a file', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'tollgate-email-')), 'used.jsonl');
+    const file = join(temporaryFolder('tollgate-email-'), 'used.jsonl');
     const start = () =>
       startGateway(environment.tollgate, {
         extensions: [emailExtension({ secrets: [testLinkSecret], usedTokens: new LocalUsedTokenStore({ file }) })],

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DecisionAudit } from '../../../src/gateway';
@@ -10,16 +10,18 @@ import { startGateway, type RunningGateway } from '../gateway-fixture';
 const { tools, runs } = createTestTools();
 let environment: TestEnvironment;
 let gateway: RunningGateway;
+/** One shared store location: the worker writes grant uses where the gateway keeps its audit. */
+const recordsFolder = mkdtempSync(path.join(tmpdir(), 'tollgate-grant-audit-'));
 
 beforeAll(async () => {
-  // One shared store location: the worker writes grant uses where the gateway keeps its audit.
-  const records = new FolderSharedRecords(mkdtempSync(path.join(tmpdir(), 'tollgate-grant-audit-')));
+  const records = new FolderSharedRecords(recordsFolder);
   environment = await createTestEnvironment({ tools, auditRecords: records });
   gateway = await startGateway(environment.tollgate, { audit: new DecisionAudit({ shared: records }) });
 });
 afterAll(async () => {
   await gateway?.close();
   await environment?.close();
+  rmSync(recordsFolder, { recursive: true, force: true });
 });
 
 describe('calls a standing grant let through, in GET /v1/audit', () => {

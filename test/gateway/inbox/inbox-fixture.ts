@@ -1,7 +1,4 @@
-import { mkdtempSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { TollgateClient } from '../../../src/client';
 import { createGateway, DecisionAudit } from '../../../src/gateway';
@@ -11,6 +8,7 @@ import { digestToken, PersonDirectory } from '../../../src/identity';
 import { ApproverTokens } from '../../../src/gateway/auth/approver-tokens';
 import { FolderSharedRecords } from '../../../src/store/shared-records';
 import { testTokenGrants } from '../gateway-fixture';
+import { temporaryFolder } from '../../support/temporary-folder';
 
 /** The key the inbox tests sign sessions with. */
 export const testInboxKey = 'inbox-test-session-key-0123456789abcdef0123';
@@ -28,7 +26,7 @@ export const inboxPeople = PersonDirectory.fromList([
 ]);
 
 /** A fresh shared store location, as several gateways naming one store would share. */
-export function sharedUsedTokens(folder = mkdtempSync(path.join(tmpdir(), 'tollgate-inbox-'))): SharedUsedTokenStore {
+export function sharedUsedTokens(folder = temporaryFolder('tollgate-inbox-')): SharedUsedTokenStore {
   return new SharedUsedTokenStore(new FolderSharedRecords(folder));
 }
 

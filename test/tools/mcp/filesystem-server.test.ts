@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModelMessage, ToolResultPart } from '../../../src/protocol';
@@ -34,6 +34,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await environment?.close();
+  rmSync(root, { recursive: true, force: true });
 });
 
 function toolResults(messages: ModelMessage[]): ToolResultPart[] {

@@ -1,12 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createTestEnvironment, uniqueMarker, waitFor, waitForPending } from '../../support/test-environment';
 import { killProcess, spawnWorkerProcess } from '../../support/spawn-worker-process';
 import { freePort, startEverythingServer, stopEverythingServer } from './everything-server-process';
+import { temporaryFolder } from '../../support/temporary-folder';
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'tollgate-mcp-crash-')));
+const root = realpathSync(temporaryFolder('tollgate-mcp-crash-'));
 const servers = {
   fs: {
     command: process.execPath,

@@ -1,11 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { createTestEnvironment, uniqueMarker, waitFor, waitForPending } from '../../support/test-environment';
 import { createTestTools } from '../../support/test-tools';
 import { killProcess, spawnWorkerProcess } from '../../support/spawn-worker-process';
 import { toolApprovalResponseSignal } from '../../../src/workflows/definitions';
+import { temporaryFolder } from '../../support/temporary-folder';
 
 describe('agentTurn across worker restarts', () => {
   it('keeps a pending approval through a graceful worker shutdown and runs the tool once afterwards', async () => {
@@ -42,7 +42,7 @@ describe('agentTurn across worker restarts', () => {
 
   it('survives a worker killed with SIGKILL while it waits, and runs the tool exactly once', async () => {
     const environment = await createTestEnvironment({ tools: createTestTools().tools, startWorker: false });
-    const runLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'tollgate-runs-')), 'runs.jsonl');
+    const runLog = path.join(temporaryFolder('tollgate-runs-'), 'runs.jsonl');
     const workerOptions = { taskQueue: environment.taskQueue, modelURL: environment.model.baseURL, runLog };
     let worker: ChildProcess | undefined;
     try {
@@ -79,7 +79,7 @@ describe('agentTurn across worker restarts', () => {
 describe('agentTurn when a worker dies while a tool runs', () => {
   it('does not run a tool that is not safe to repeat a second time, and tells the model why', async () => {
     const environment = await createTestEnvironment({ tools: createTestTools().tools, startWorker: false });
-    const runLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'tollgate-runs-')), 'runs.jsonl');
+    const runLog = path.join(temporaryFolder('tollgate-runs-'), 'runs.jsonl');
     const workerOptions = { taskQueue: environment.taskQueue, modelURL: environment.model.baseURL, runLog };
     let worker: ChildProcess | undefined;
     try {

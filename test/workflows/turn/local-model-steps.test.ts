@@ -1,6 +1,4 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { temporal } from '@temporalio/proto';
 import { killProcess, spawnWorkerProcess } from '../../support/spawn-worker-process';
@@ -13,6 +11,7 @@ import {
   type TestEnvironment,
 } from '../../support/test-environment';
 import { createTestTools } from '../../support/test-tools';
+import { temporaryFolder } from '../../support/temporary-folder';
 
 const { tools, runs } = createTestTools();
 let environment: TestEnvironment;
@@ -133,7 +132,7 @@ describe("agentTurn with modelSteps: 'local'", () => {
 
   it('runs a local model step again on another worker when its worker dies during the step', async () => {
     const crashing = await createTestEnvironment({ tools, startWorker: false });
-    const runLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'tollgate-runs-')), 'runs.jsonl');
+    const runLog = path.join(temporaryFolder('tollgate-runs-'), 'runs.jsonl');
     const workerOptions = { taskQueue: crashing.taskQueue, modelURL: crashing.model.baseURL, runLog };
     let worker: ChildProcess | undefined;
     try {

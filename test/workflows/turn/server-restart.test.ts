@@ -1,7 +1,5 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { TollgateClient } from '../../../src/client';
 import { startDevServer } from '../../../src/dev/dev-server';
@@ -15,10 +13,11 @@ import { workflowBundlePath, waitForPending } from '../../support/test-environme
 import { freeStablePort } from '../../support/stable-ports';
 import { createTestTools } from '../../support/test-tools';
 import { files, writer } from '../../../docs/examples/sub-agents/writer-and-reader';
+import { temporaryFolder } from '../../support/temporary-folder';
 
 describe('agentTurn across a Temporal server crash', () => {
   it('keeps a pending approval and the stored outputs when the dev server and the worker are killed and restarted', async () => {
-    const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-db-'));
+    const folder = temporaryFolder('tollgate-db-');
     const dbFilename = path.join(folder, 'temporal.db');
     const storeFolder = path.join(folder, 'store');
     const port = await freeStablePort(); // the server restarts on it
@@ -73,7 +72,7 @@ describe('agentTurn across a Temporal server crash', () => {
   }, 90_000);
 
   it("keeps a grandchild's approval waiting at the top turn through a server crash, and the tree finishes once decided", async () => {
-    const folder = mkdtempSync(path.join(os.tmpdir(), 'tollgate-db-'));
+    const folder = temporaryFolder('tollgate-db-');
     const dbFilename = path.join(folder, 'temporal.db');
     const storeFolder = path.join(folder, 'store');
     const port = await freeStablePort(); // the server restarts on it

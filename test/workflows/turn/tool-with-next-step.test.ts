@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { TurnReader } from '../../../src/gateway/chat/read-turn';
 import { TurnRenderer } from '../../../src/gateway/chat/turn-renderer';
@@ -15,6 +14,7 @@ import {
   type TestEnvironment,
 } from '../../support/test-environment';
 import { createTestTools } from '../../support/test-tools';
+import { temporaryFolder } from '../../support/temporary-folder';
 
 const { tools, runs } = createTestTools();
 let environment: TestEnvironment;
@@ -189,7 +189,7 @@ describe('agentTurn: the last tool of a step runs with the next model step', () 
 
   it('does not run the tool again when its worker dies while the model answers', async () => {
     const crashing = await createTestEnvironment({ tools, startWorker: false });
-    const runLog = path.join(mkdtempSync(path.join(os.tmpdir(), 'tollgate-runs-')), 'runs.jsonl');
+    const runLog = path.join(temporaryFolder('tollgate-runs-'), 'runs.jsonl');
     const workerOptions = { taskQueue: crashing.taskQueue, modelURL: crashing.model.baseURL, runLog };
     let worker: ChildProcess | undefined;
     try {
