@@ -213,8 +213,8 @@ const socketPathMax = 107;
 
 /** weed's S3 and filer sockets in `folder`, or none (weed's default, in /tmp) when `folder`'s path is too long. */
 function localSockets(folder: string): string[] {
-  const s3 = join(resolve(folder), 's3.sock');
-  const filer = join(resolve(folder), 'filer.sock');
+  const base = resolve(folder);
+  const [s3, filer] = [join(base, 's3.sock'), join(base, 'filer.sock')];
   if (Buffer.byteLength(s3) > socketPathMax || Buffer.byteLength(filer) > socketPathMax) return [];
   return [`-s3.localSocket=${s3}`, `-filer.localSocket=${filer}`];
 }

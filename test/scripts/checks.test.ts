@@ -1,7 +1,8 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { temporaryFolder } from '../support/temporary-folder';
 
 // `npm run checks` (scripts/checks.mjs) on small projects of its own: under .tollgate/, where the repository's own
 // type check, lint and formatting check do not look, and from where the repository's node_modules resolve.
@@ -9,13 +10,10 @@ const repository = path.resolve(__dirname, '../..');
 const script = path.join(repository, 'scripts/checks.mjs');
 const fixtures = path.join(repository, '.tollgate');
 mkdirSync(fixtures, { recursive: true });
-const made: string[] = [];
-afterAll(() => made.forEach((folder) => rmSync(folder, { recursive: true, force: true })));
 
 /** A project with tsconfig.json, an ESLint config with a type-aware rule, and `files`. */
 function project(files: Record<string, string>): string {
-  const folder = mkdtempSync(path.join(fixtures, 'checks-fixture-'));
-  made.push(folder);
+  const folder = temporaryFolder('checks-fixture-', fixtures);
   writeFileSync(
     path.join(folder, 'tsconfig.json'),
     [

@@ -49,6 +49,7 @@ export async function compileSourcesForChildProcesses(folder: string): Promise<v
     supported: { 'dynamic-import': false },
     logLevel: 'silent',
   });
+  // The files package.json's `build` copies into dist/ beside the compiled code: the two lists go together.
   for (const asset of ['outbound-network.sh', 'sandbox-resolv.conf']) {
     const file = path.join('src/tools/workspace', asset);
     cpSync(path.join(repository, file), path.join(folder, file));

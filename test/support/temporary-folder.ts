@@ -10,9 +10,12 @@ afterAll(() => {
   for (const folder of made.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-/** A new folder under the system's temporary folder (`prefix` and random letters), removed after the test file. */
-export function temporaryFolder(prefix: string): string {
-  const folder = mkdtempSync(path.join(os.tmpdir(), prefix));
+/**
+ * A new folder in `parent` (the system's temporary folder unless given) named `prefix` and random letters, removed
+ * after the test file.
+ */
+export function temporaryFolder(prefix: string, parent = os.tmpdir()): string {
+  const folder = mkdtempSync(path.join(parent, prefix));
   made.push(folder);
   return folder;
 }
