@@ -41,13 +41,16 @@ function project(files: Record<string, string>): string {
   return folder;
 }
 
+/** What the script printed, without the colours Prettier adds where FORCE_COLOR is set (as in some CI). */
+const withoutColours = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+
 async function checks(...args: string[]): Promise<{ code: number; output: string }> {
   try {
     const { stdout, stderr } = await promisify(execFile)(process.execPath, [script, ...args], { cwd: repository });
-    return { code: 0, output: stdout + stderr };
+    return { code: 0, output: withoutColours(stdout + stderr) };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, output: failed.stdout + failed.stderr };
+    return { code: failed.code, output: withoutColours(failed.stdout + failed.stderr) };
   }
 }
 
