@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
+import { promisify, stripVTControlCharacters } from 'node:util';
 import { temporaryFolder } from '../support/temporary-folder';
 
 // `npm run checks` (scripts/checks.mjs) on small projects of its own: under .tollgate/, where the repository's own
@@ -42,7 +42,7 @@ function project(files: Record<string, string>): string {
 }
 
 /** What the script printed, without the colours Prettier adds where FORCE_COLOR is set (as in some CI). */
-const withoutColours = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+const withoutColours = stripVTControlCharacters;
 
 async function checks(...args: string[]): Promise<{ code: number; output: string }> {
   try {
