@@ -30,7 +30,9 @@ interface JestRun {
 function runJest(args: string[], folder: string): Promise<JestRun> {
   const options = ['--ci', '--roots', folder, '--modulePaths', path.join(repository, 'node_modules')];
   return new Promise((resolve) => {
-    execFile(process.execPath, [jestBin, ...options, ...args], { cwd: repository }, (error, stdout, stderr) => {
+    // Without colours, which a FORCE_COLOR in the environment would turn on: they change how Jest writes PASS and FAIL.
+    const env = { ...process.env, FORCE_COLOR: '0' };
+    execFile(process.execPath, [jestBin, ...options, ...args], { cwd: repository, env }, (error, stdout, stderr) => {
       resolve({ code: error ? Number(error.code ?? 1) : 0, output: `${stdout}${stderr}` });
     });
   });
