@@ -41,7 +41,7 @@ function project(files: Record<string, string>): string {
   return folder;
 }
 
-/** What the script printed, without the colours Prettier adds where FORCE_COLOR is set (as in some CI). */
+/** What the script printed, without the colours Prettier adds where `CI` or `FORCE_COLOR` is set, even into a pipe. */
 const withoutColours = stripVTControlCharacters;
 
 async function checks(...args: string[]): Promise<{ code: number; output: string }> {
