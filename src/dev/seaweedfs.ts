@@ -211,10 +211,17 @@ async function waitForBucket(
 /** The longest path a Unix socket takes on Linux (108 bytes with the final NUL). */
 const socketPathMax = 107;
 
-/** weed's S3 and filer sockets in `folder`, or none (weed's default, in /tmp) when `folder`'s path is too long. */
-function localSockets(folder: string): string[] {
+/**
+ * Where weed's S3 and filer sockets go for a server in `folder`: beside its data, or nowhere of ours (weed's default, a
+ * new one in /tmp each start) when `folder`'s path is too long for a socket.
+ */
+export function seaweedFsLocalSockets(folder: string): { s3: string; filer: string } | undefined {
   const base = resolve(folder);
-  const [s3, filer] = [join(base, 's3.sock'), join(base, 'filer.sock')];
-  if (Buffer.byteLength(s3) > socketPathMax || Buffer.byteLength(filer) > socketPathMax) return [];
-  return [`-s3.localSocket=${s3}`, `-filer.localSocket=${filer}`];
+  const sockets = { s3: join(base, 's3.sock'), filer: join(base, 'filer.sock') };
+  return Object.values(sockets).every((socket) => Buffer.byteLength(socket) <= socketPathMax) ? sockets : undefined;
+}
+
+function localSockets(folder: string): string[] {
+  const sockets = seaweedFsLocalSockets(folder);
+  return sockets ? [`-s3.localSocket=${sockets.s3}`, `-filer.localSocket=${sockets.filer}`] : [];
 }

@@ -111,6 +111,9 @@ describe('the package, from a fresh project outside the repository', () => {
       'package/dist/workflows/index.js',
       'package/dist/testing/index.d.ts',
       'package/dist/cli/main.js',
+      // The bash tool's network sandbox finds these beside its compiled code (package.json's build copies them).
+      'package/dist/tools/workspace/outbound-network.sh',
+      'package/dist/tools/workspace/sandbox-resolv.conf',
       'package/bin/tollgate.js',
       'package/README.md',
       'package/LICENSE',

@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startSeaweedFs, type SeaweedFs } from '../../src/dev/seaweedfs';
+import { seaweedFsLocalSockets, startSeaweedFs, type SeaweedFs } from '../../src/dev/seaweedfs';
 import { contentStoreFromUrl, type ContentStore } from '../../src/store';
 import { appendTranscript, readTranscript } from '../../src/store';
 
@@ -23,7 +23,9 @@ afterAll(async () => {
 it("keeps SeaweedFS's log files and sockets in its own folder, not in the system's temporary folder", () => {
   const logs = readdirSync(path.join(folder, 'seaweedfs', 'logs'));
   expect(logs.filter((name) => name.startsWith('weed.')).length).toBeGreaterThan(0);
-  expect(readdirSync(path.join(folder, 'seaweedfs'))).toEqual(expect.arrayContaining(['s3.sock', 'filer.sock']));
+  // Where the folder's path fits a socket's (a long TMPDIR may not): seaweedfs-sockets.unit.test.ts tests the rule.
+  const sockets = seaweedFsLocalSockets(path.join(folder, 'seaweedfs'));
+  for (const socket of Object.values(sockets ?? {})) expect(existsSync(socket)).toBe(true);
 });
 
 describe.each([
