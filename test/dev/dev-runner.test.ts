@@ -13,8 +13,15 @@ const repository = path.resolve(__dirname, '../..');
 const folder = temporaryFolder('tollgate-dev-');
 const workspace = path.join(folder, 'workspace');
 let ports: DevPorts;
-// Bundles on its first start, as a new user's does (the other dev-stack tests start from the run's shared bundle).
-const dev = () => ({ stateFolder: path.join(folder, 'state'), workspace, ports, bundle: 'own' as const });
+// Started through tsx, as `npm run dev` starts it in a checkout (the other dev-stack tests run the compiled code), and
+// bundles on its first start, as a new user's does (the others start from the run's shared bundle).
+const dev = () => ({
+  stateFolder: path.join(folder, 'state'),
+  workspace,
+  ports,
+  bundle: 'own' as const,
+  entry: 'tsx' as const,
+});
 
 describe('npm run dev', () => {
   let running: DevProcess | undefined;

@@ -12,6 +12,7 @@ import { generateDecisionKeyPair } from '../../src/gateway/decisions/decision-si
 import { FileContentStore } from '../../src/store';
 import { createWorkspaceTools } from '../../src/tools/workspace';
 import { createTollgateWorker, workerSettingsFromEnvironment, type TollgateWorkerOptions } from '../../src/worker';
+import { compiledSource } from '../support/compiled-sources';
 import { shareBundle, takeSharedBundle } from '../support/dev-stack';
 import { temporalAddress, workflowBundlePath } from '../support/test-environment';
 import { createTestTools } from '../support/test-tools';
@@ -133,13 +134,15 @@ describe('npm run worker', () => {
   let state: string;
   beforeAll(() => {
     state = fs.mkdtempSync(path.join(os.tmpdir(), 'tollgate-startup-worker-'));
-    takeSharedBundle(state);
+    takeSharedBundle(state, 'compiled');
   });
   afterAll(() => fs.rmSync(state, { recursive: true, force: true }));
 
   /** Runs the entry point until it prints its tool line (then stops it) or exits. */
   async function runWorker(environment: Record<string, string>): Promise<{ code: number | null; output: string }> {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(repository, 'src/worker.ts')], {
+    // `npm run worker`'s entry point, compiled for the run's child processes (test/support/compiled-sources.ts): the
+    // same code without tsx's start-up (test/dev/dev-runner.test.ts starts `npm run dev` through tsx).
+    const child = spawn(process.execPath, [compiledSource('src/worker.ts')], {
       cwd: repository,
       env: {
         PATH: process.env.PATH,
@@ -165,7 +168,7 @@ describe('npm run worker', () => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     clearTimeout(timer);
-    shareBundle(state);
+    shareBundle(state, 'compiled');
     return { code, output };
   }
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
+import { compiledSource } from './compiled-sources';
 import { freeStablePort } from './stable-ports';
 import { waitFor } from './test-environment';
 
@@ -38,7 +39,16 @@ export interface DevStackOptions {
    * the whole run). `'own'`: it bundles, as a first start does.
    */
   bundle?: 'shared' | 'own';
+  /**
+   * `'compiled'` (the default): runs `src/dev/dev.ts` as the global set-up compiled it for child processes
+   * (test/support/compiled-sources.ts), the same code without tsx's 2-3 s of CPU per start. `'tsx'`: as `npm run dev`
+   * starts it in a checkout, for the test of that command itself.
+   */
+  entry?: DevEntry;
 }
+
+/** How a dev stack's code is started: compiled once for the run, or through tsx as `npm run dev` does. */
+export type DevEntry = 'compiled' | 'tsx';
 
 /** Free ports on this machine for one `npm run dev`, below the ephemeral range: tests stop and start it again on them. */
 export async function freeDevPorts(): Promise<DevPorts> {
@@ -51,13 +61,16 @@ export async function freeDevPorts(): Promise<DevPorts> {
 }
 
 /**
- * Starts `npm run dev`'s entry point as a user would, on free ports and a state folder of its own, with none of the
- * shell's Tollgate or Temporal settings leaking in (a test machine may export some). Does not wait for it.
+ * Starts `npm run dev`'s entry point (compiled, or through tsx: {@link DevStackOptions.entry}) on free ports and a state
+ * folder of its own, with none of the shell's Tollgate or Temporal settings leaking in (a test machine may export
+ * some). Does not wait for it.
  */
 export function spawnDev(options: DevStackOptions): DevProcess {
   const { ports } = options;
-  if (options.bundle !== 'own') takeSharedBundle(options.stateFolder);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/dev/dev.ts'], {
+  const entry = options.entry ?? 'compiled';
+  if (options.bundle !== 'own') takeSharedBundle(options.stateFolder, entry);
+  const command = entry === 'tsx' ? ['--import', 'tsx', 'src/dev/dev.ts'] : [compiledSource('src/dev/dev.ts')];
+  const child = spawn(process.execPath, command, {
     cwd: repository,
     env: {
       ...process.env,
@@ -94,25 +107,35 @@ export async function startDev(options: DevStackOptions): Promise<DevProcess> {
     (text) => text.includes('Tollgate is running.'),
     60_000,
   );
-  shareBundle(options.stateFolder);
+  shareBundle(options.stateFolder, options.entry ?? 'compiled');
   return dev;
 }
 
 /** The bundle folder `npm run dev` and `npm run worker` keep in their state folder (src/workflow-bundle-cache.ts). */
 const bundlesIn = (stateFolder: string) => path.join(stateFolder, 'workflow-bundles');
 
-/** Gives a state folder with no workflow bundle yet the one an earlier start of this run made, if any. */
-export function takeSharedBundle(stateFolder: string): void {
+/**
+ * Where the run keeps the bundle its starts share, one per entry: a bundle is named by the code it was built from
+ * (src/workflow-code-key.ts), and the compiled code is not the TypeScript tsx runs.
+ */
+function sharedBundles(entry: DevEntry): string | undefined {
   const shared = process.env.TOLLGATE_TEST_DEV_STACK_BUNDLES;
+  return shared && path.join(shared, entry);
+}
+
+/** Gives a state folder with no workflow bundle yet the one an earlier start of this run made, if any. */
+export function takeSharedBundle(stateFolder: string, entry: DevEntry): void {
+  const shared = sharedBundles(entry);
   if (shared && existsSync(shared) && !existsSync(bundlesIn(stateFolder))) {
     cpSync(shared, bundlesIn(stateFolder), { recursive: true });
   }
 }
 
 /** Leaves the bundle a start made for the later starts of this run (the folder global-setup.ts names), once. */
-export function shareBundle(stateFolder: string): void {
-  const shared = process.env.TOLLGATE_TEST_DEV_STACK_BUNDLES;
+export function shareBundle(stateFolder: string, entry: DevEntry): void {
+  const shared = sharedBundles(entry);
   if (!shared || existsSync(shared) || !existsSync(bundlesIn(stateFolder))) return;
+  mkdirSync(path.dirname(shared), { recursive: true });
   // Copied aside and renamed: test files run side by side, and none may see a half-copied folder.
   const partial = `${shared}.${process.pid}.partial`;
   cpSync(bundlesIn(stateFolder), partial, { recursive: true });
