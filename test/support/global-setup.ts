@@ -1,8 +1,9 @@
 import { bundleWorkflowCode, type BundleOptions } from '@temporalio/worker';
-import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startDevServer } from '../../src/dev/dev-server';
 import { tollgateSearchAttributes } from '../../src/dev/search-attributes';
+import { resolveTemporalCli } from '../../src/dev/temporal-cli';
 import { quietBundlerLogger } from '../../src/workflow-bundle-cache';
 import { tollgateWorkflowBundleOptions } from '../../src/workflow-bundle-options';
 import { compiledSourceFiles, compileSourcesForChildProcesses } from './compiled-sources';
@@ -22,11 +23,11 @@ export default async function globalSetup(
   const serverLog = path.join(testLogFolder, 'temporal-server.log');
   writeFileSync(serverLog, '');
   const coverage = globalConfig?.collectCoverage === true;
+  const log = (line: string) => appendFileSync(serverLog, `${line}\n`);
+  const temporalCli = await resolveTemporalCli({ log });
+  putTemporalCliFirstOnPath(temporalCli.path, folder);
   const [server, bundle] = await Promise.all([
-    startDevServer({
-      searchAttributes: tollgateSearchAttributes,
-      log: (line) => appendFileSync(serverLog, `${line}\n`),
-    }),
+    startDevServer({ searchAttributes: tollgateSearchAttributes, log, temporalCliPath: temporalCli.path }),
     bundleWorkflowCode(workflowBundleOptions(coverage)),
     // One folder per run, as for the bundle below.
     compileSourcesForChildProcesses(path.join(folder, `js-${process.pid}`)),
@@ -50,6 +51,23 @@ export default async function globalSetup(
     process.env[countersOnlyRunVariable] = `${process.pid}-${Date.now()}`;
   } else delete process.env[countersOnlyRunVariable];
   (globalThis as { tollgateTestServer?: { stop(): Promise<void> } }).tollgateTestServer = server;
+}
+
+/**
+ * Puts the Temporal CLI this set-up found (through the user's PATH, `TEMPORAL_CLI_PATH` or pip's scripts folder, as
+ * `npm run dev` finds it) first on the run's PATH, alone in a folder of its own, for every test file and child process
+ * after it. Each test file and each `npm run dev` a test starts looks for the CLI again (a test file's modules are
+ * its own), and under pyenv a search through the shim is about 90 processes and 0.3 s of CPU (the shim, `pyenv
+ * which`, the binary's `--version` twice): some seventy searches a run. The search itself, shims included, is tested
+ * in test/dev/temporal-cli.test.ts, which sets PATH itself.
+ */
+function putTemporalCliFirstOnPath(cli: string, folder: string): void {
+  const bin = path.join(folder, `temporal-cli-${process.pid}`);
+  rmSync(bin, { recursive: true, force: true });
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(cli, path.join(bin, path.basename(cli)));
+  process.env.PATH = `${bin}${path.delimiter}${process.env.PATH ?? ''}`;
+  process.env.TOLLGATE_TEST_TEMPORAL_CLI_BIN = bin;
 }
 
 /**
