@@ -50,6 +50,8 @@ export interface DevStackOptions {
 /** How a dev stack's code is started: compiled once for the run, or through tsx as `npm run dev` does. */
 export type DevEntry = 'compiled' | 'tsx';
 
+const entryOf = (options: DevStackOptions): DevEntry => options.entry ?? 'compiled';
+
 /** Free ports on this machine for one `npm run dev`, below the ephemeral range: tests stop and start it again on them. */
 export async function freeDevPorts(): Promise<DevPorts> {
   return {
@@ -67,7 +69,7 @@ export async function freeDevPorts(): Promise<DevPorts> {
  */
 export function spawnDev(options: DevStackOptions): DevProcess {
   const { ports } = options;
-  const entry = options.entry ?? 'compiled';
+  const entry = entryOf(options);
   if (options.bundle !== 'own') takeSharedBundle(options.stateFolder, entry);
   const command = entry === 'tsx' ? ['--import', 'tsx', 'src/dev/dev.ts'] : [compiledSource('src/dev/dev.ts')];
   const child = spawn(process.execPath, command, {
@@ -107,7 +109,7 @@ export async function startDev(options: DevStackOptions): Promise<DevProcess> {
     (text) => text.includes('Tollgate is running.'),
     60_000,
   );
-  shareBundle(options.stateFolder, options.entry ?? 'compiled');
+  shareBundle(options.stateFolder, entryOf(options));
   return dev;
 }
 
