@@ -9,12 +9,14 @@ import path from 'node:path';
 const repository = path.resolve(__dirname, '../..');
 const jestBin = path.join(repository, 'node_modules/jest/bin/jest.js');
 
-/** The arguments an npm script passes to jest (package.json). */
+/** The arguments an npm script passes to jest (package.json): `jest …`, or `node <node flags> <jest's bin> …`. */
 function jestArguments(script: string): string[] {
   const scripts = (JSON.parse(readFileSync(path.join(repository, 'package.json'), 'utf8')) as PackageJson).scripts;
   const [command, ...args] = (scripts[script] ?? '').split(' ');
-  if (command !== 'jest') throw new Error(`npm run ${script} does not run jest: ${scripts[script]}`);
-  return args;
+  if (command === 'jest') return args;
+  const bin = args.findIndex((arg) => !arg.startsWith('--'));
+  if (command === 'node' && args[bin] && path.resolve(repository, args[bin]) === jestBin) return args.slice(bin + 1);
+  throw new Error(`npm run ${script} does not run jest: ${scripts[script]}`);
 }
 
 interface PackageJson {
