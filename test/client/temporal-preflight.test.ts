@@ -6,6 +6,7 @@ import path from 'node:path';
 import { TollgateClient } from '../../src/client';
 import { checkTemporal, isTemporalPreflightError } from '../../src/client/temporal-preflight';
 import { temporalSettingsFromEnvironment, type TemporalSettings } from '../../src/client/temporal-settings';
+import { compiledSource } from '../support/compiled-sources';
 import { temporalAddress } from '../support/test-environment';
 
 const repository = path.resolve(__dirname, '../..');
@@ -28,12 +29,15 @@ async function failureOf(promise: Promise<unknown>): Promise<{ problem: string; 
   throw new Error('expected the preflight to fail');
 }
 
-/** Runs an entry point (`src/worker.ts`, `src/gateway/main.ts`) as `npm run worker` would, and waits for it to exit. */
+/**
+ * Runs an entry point (`src/worker.ts`, `src/gateway/main.ts`) as `npm run worker` would, from the run's compiled code,
+ * and waits for it to exit.
+ */
 async function runEntryPoint(
   file: string,
   environment: Record<string, string>,
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(repository, file)], {
+  const child = spawn(process.execPath, [compiledSource(file)], {
     cwd: repository,
     env: {
       PATH: process.env.PATH,

@@ -1,5 +1,6 @@
 import { utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import vm from 'node:vm';
 import { temporaryFolder } from './temporary-folder';
 
@@ -15,6 +16,8 @@ const runtime = require('./test-runtime.js') as {
   hasCodeCache: (filename: string) => boolean;
   keptTransform: (cache: FakeTransformCache, transform: (filename: string, options?: object) => string) => Transform;
   sharedFile: (from: string, moduleName: string) => string | undefined;
+  trackEnabledStorages: (prototype: object) => Set<object>;
+  disableStorages: (storages: Set<object>) => void;
 };
 type Transform = (filename: string, options?: object) => string;
 interface TransformedFile {
@@ -156,5 +159,59 @@ describe('packages loaded once per worker process', () => {
       expect(runtime.sharedFile(__filename, name)).toBeUndefined();
     }
     expect(inFreshRegistry('zod')).not.toBe(inFreshRegistry('zod'));
+  });
+});
+
+describe('the async-local storages a test file put to use', () => {
+  /** Node's AsyncLocalStorage as far as enabling goes: joins the process's list on first use, leaves it when disabled. */
+  function storageClass() {
+    const list: object[] = [];
+    class Storage {
+      enabled = false;
+      _enable() {
+        if (!this.enabled) list.push(this);
+        this.enabled = true;
+      }
+      run<T>(value: unknown, callback: () => T): T {
+        this._enable();
+        return callback();
+      }
+      disable() {
+        if (this.enabled) list.splice(list.indexOf(this), 1);
+        this.enabled = false;
+      }
+    }
+    return { Storage, list };
+  }
+
+  it('are taken out of the list every promise is handed to when the file ends, and a later use puts one back', () => {
+    const { Storage, list } = storageClass();
+    const storages = runtime.trackEnabledStorages(Storage.prototype);
+    const used = [new Storage(), new Storage()];
+    const unused = new Storage();
+    for (const storage of used) storage.run(1, () => undefined);
+    expect([...storages]).toEqual(used);
+    expect(list).toHaveLength(2);
+
+    runtime.disableStorages(storages);
+    expect(list).toEqual([]);
+    expect(storages.size).toBe(0);
+    expect(unused.enabled).toBe(false);
+
+    used[0]!.run(2, () => undefined);
+    expect(list).toEqual([used[0]]);
+    expect([...storages]).toEqual([used[0]]);
+  });
+
+  it("records Node's own storages once per process, however many copies of the runtime load", () => {
+    const storages = runtime.trackEnabledStorages(AsyncLocalStorage.prototype);
+    expect(runtime.trackEnabledStorages(AsyncLocalStorage.prototype)).toBe(storages);
+    const storage = new AsyncLocalStorage<number>();
+    expect(storage.run(7, () => storage.getStore())).toBe(7);
+    expect(storages.has(storage)).toBe(true);
+    // Only this one: the test file's others (jest-circus's own) stay in use until the file ends.
+    storages.delete(storage);
+    storage.disable();
+    expect(storage.getStore()).toBeUndefined();
   });
 });

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { NativeConnection } from '@temporalio/worker';
 import { createWorkspaceTools, resolveSandbox, type CommandResult } from '../../../src/tools/workspace';
 import { createTollgateWorker } from '../../../src/worker';
+import { compiledSource } from '../../support/compiled-sources';
 import { temporalAddress } from '../../support/test-environment';
 
 // The findings of issue 21: an approved bash call read the worker's environment through /proc/$PPID/environ and
@@ -53,9 +54,7 @@ async function runInWorker(
   const options = { root: folders.root, env: { home: folders.home }, sandbox };
   const worker = [
     process.execPath,
-    '--import',
-    'tsx',
-    'test/tools/workspace/bash-in-worker-process.ts',
+    compiledSource('test/support/bash-in-worker-process.ts'),
     JSON.stringify(options),
     command,
   ];
@@ -199,10 +198,10 @@ describe('the worker with an unsandboxed bash', () => {
 });
 
 describe('the worker entry point (src/worker.ts)', () => {
-  /** Runs `npm run worker`'s entry point with `environment` and waits for it to exit (it must, here). */
+  /** Runs `npm run worker`'s entry point (compiled) with `environment` and waits for it to exit (it must, here). */
   async function startWorker(environment: Record<string, string>): Promise<{ code: number; output: string }> {
     try {
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, [compiledSource('src/worker.ts')], {
         cwd: repository,
         env: {
           PATH: process.env.PATH ?? '/usr/bin:/bin',

@@ -1,7 +1,7 @@
 // A stand-in worker for tests: a process started with secrets in its environment that creates the workspace tools
 // (options as JSON in argv[2]) and runs one bash command (argv[3]), as the worker's tool activity would. Prints
 // `{ "result": … }`, or `{ "error": message }` when the tools refuse to be created.
-import { createWorkspaceTools, type WorkspaceToolsOptions } from '../../../src/tools/workspace';
+import { createWorkspaceTools, type WorkspaceToolsOptions } from '../../src/tools/workspace';
 
 async function main(): Promise<void> {
   const options = JSON.parse(process.argv[2] ?? '{}') as WorkspaceToolsOptions;
