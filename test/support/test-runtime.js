@@ -24,7 +24,9 @@
 // activity context, jest-circus's test context, ...). Node keeps every such instance in one list for the whole process
 // until it is disabled, and each new promise or other async resource is handed to every instance in the list: left
 // alone, a Jest worker's list grows by about four with each Temporal test file, and its hundredth file pays every
-// promise a hundred times over (one million awaits: 0.4 s of CPU beside one instance, 19 s beside 120).
+// promise a hundred times over (one million awaits: 0.4 s of CPU beside one instance, 19 s beside 120). Measured: a
+// tenth less CPU for a run in one process (`--runInBand`); no difference that shows in the default run of three
+// workers (docs/testing.md).
 //
 // It also hands a test file's coverage to Jest without Jest's deep copy: test/support/coverage-environment.ts already
 // hands over a fresh object that nothing in the test file can reach any more, and copying it took about half a second
@@ -96,7 +98,8 @@ function trackEnabledStorages(prototype) {
   if (!prototype[tracked]) {
     const storages = new Set();
     const enable = prototype._enable;
-    // Node's own method, the one place an instance joins the process's list (Node 20 to 24).
+    // Node's own method, the one place an instance joins the process's list (Node 20's async_hooks implementation; one
+    // without it keeps no such list, and there is nothing to end).
     if (typeof enable !== 'function') return storages;
     prototype._enable = function trackedEnable(...args) {
       if (!this.enabled) storages.add(this);
