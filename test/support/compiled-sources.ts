@@ -1,11 +1,12 @@
-// The `tollgate` command and the test worker process, compiled once per run for the child processes tests start.
+// `src/` and `test/support/`, compiled once per run for the child processes tests start: the `tollgate` command, test
+// worker processes, the dev stacks and the worker and gateway entry points.
 //
 // A child process started through tsx spends about 0.8 s of CPU before it runs a line of its own (tsx's hooks, its
 // transform cache, source maps for every module it loads): as much again as the compiled command needs in all. The
 // suite starts such children by the hundred (every CLI call, every worker a test kills), so the global set-up
 // transpiles `src/` and `test/support/` once, with esbuild, into `.tollgate/test/js/` (same tree, `.js` files), and
-// those children run plain Node on it. Entry points a user runs through tsx themselves (`npm run dev`, `npm run
-// worker`) are still started that way, as users start them.
+// those children run plain Node on it. Starting through tsx, as a checkout's `npm run dev` does, is tested where it is
+// the point (test/dev/dev-runner.test.ts); `bin/tollgate.js` is run as a user runs it.
 import { build } from 'esbuild';
 import { cpSync, existsSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
