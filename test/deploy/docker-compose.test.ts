@@ -313,6 +313,7 @@ describe('docker-compose.yml', () => {
 describe('Dockerfile', () => {
   const dockerfile = read('Dockerfile');
   const packageJson = JSON.parse(read('package.json')) as {
+    scripts: Record<string, string>;
     dependencies: Record<string, string>;
     peerDependencies: Record<string, string>;
     devDependencies: Record<string, string>;
@@ -329,6 +330,14 @@ describe('Dockerfile', () => {
   it('builds dist/ in a stage of its own and runs it, with no TypeScript runner in the image', () => {
     expect(dockerfile).toMatch(/^FROM \$\{NODE_IMAGE\} AS build$/m);
     expect(dockerfile).toMatch(/^RUN npm run build$/m);
+    // What `npm run build` runs is in the build stage before it.
+    const buildScript = /^node (scripts\/[\w.-]+)$/.exec(packageJson.scripts.build)?.[1];
+    expect(buildScript).toBeDefined();
+    const buildStage = dockerfile.slice(
+      dockerfile.search(/^FROM .* AS build$/m),
+      dockerfile.search(/^RUN npm run build$/m),
+    );
+    expect(buildStage).toContain(`COPY ${buildScript} ./scripts/`);
     expect(dockerfile).toMatch(/^COPY --from=build \/app\/dist \.\/dist$/m);
     expect(dockerfile).toMatch(/^CMD \["node", "dist\/worker\.js"\]$/m);
     expect(packageJson.dependencies).not.toHaveProperty('tsx');
