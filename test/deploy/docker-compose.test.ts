@@ -331,7 +331,7 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^FROM \$\{NODE_IMAGE\} AS build$/m);
     expect(dockerfile).toMatch(/^RUN npm run build$/m);
     // What `npm run build` runs is in the build stage before it.
-    const buildScript = /^node (scripts\/[\w.-]+)$/.exec(packageJson.scripts.build)?.[1];
+    const buildScript = /^node (scripts\/[\w.-]+)$/.exec(packageJson.scripts.build ?? '')?.[1];
     expect(buildScript).toBeDefined();
     const buildStage = dockerfile.slice(
       dockerfile.search(/^FROM .* AS build$/m),
