@@ -69,7 +69,8 @@ async function packedTarball(): Promise<string> {
   if (existsSync(tarball)) return tarball;
   const building = `${folder}.${process.pid}`;
   mkdirSync(building, { recursive: true });
-  // The build emits without checking types: this run checks the same sources beside it (scripts/build.mjs).
+  // The build emits without checking types: `npm run checks` (beside the suite in .ci/run) type-checks the same
+  // sources, and every other build still does (scripts/build.mjs).
   await run(npm, ['pack', '--pack-destination', building], {
     cwd: repository,
     env: { TOLLGATE_BUILD_WITHOUT_TYPE_CHECK: '1' },
