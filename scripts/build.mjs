@@ -20,7 +20,10 @@ const compiled = spawnSync(
   { cwd: root, stdio: 'inherit' },
 );
 if (compiled.status !== 0) {
-  process.stderr.write(`The build failed: tsc exited with ${compiled.status ?? compiled.signal}.\n`);
+  const why = compiled.error
+    ? `tsc did not run: ${compiled.error.message}`
+    : `tsc ended with ${compiled.status ?? compiled.signal}`;
+  process.stderr.write(`The build failed: ${why}.\n`);
   process.exit(1);
 }
 // The same two files test/support/compiled-sources.ts copies beside the tests' compiled code.
