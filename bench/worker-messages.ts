@@ -23,4 +23,6 @@ export const workerEnvironment = {
   maxCachedWorkflows: 'BENCH_MAX_CACHED_WORKFLOWS',
   /** `tollgate`: the baselines' workers get Tollgate's Worker.create defaults too (src/worker-defaults.ts); else the SDK's. */
   baselineWorkerSettings: 'BENCH_BASELINE_WORKER_SETTINGS',
+  /** `sdk`: Tollgate's worker runs with the SDK's Worker.create defaults instead of its own (src/worker-defaults.ts). */
+  tollgateWorkerSettings: 'BENCH_TOLLGATE_WORKER_SETTINGS',
 } as const;

@@ -1,7 +1,14 @@
 // One benchmark worker in a process of its own, so that its memory (VmRSS) is separable from the
 // benchmark's and from the other worker's. Started by worker-child.ts over an IPC channel.
 import { createWriteStream } from 'node:fs';
-import { DefaultLogger, NativeConnection, Runtime, Worker, type RuntimeOptions } from '@temporalio/worker';
+import {
+  DefaultLogger,
+  NativeConnection,
+  Runtime,
+  Worker,
+  type RuntimeOptions,
+  type WorkerOptions,
+} from '@temporalio/worker';
 import { contentStoreFromEnvironment } from '../src/store';
 import { createTollgateWorker } from '../src/worker';
 import { tollgateWorkerDefaults } from '../src/worker-defaults';
@@ -12,6 +19,18 @@ import { watchForStalls } from './stall-monitor';
 import { createHandLoopActivities } from './hand-loop-activities';
 import { firstActivationSinks } from './first-activations';
 import { workerEnvironment, type BenchmarkMessage, type WorkerProcessMessage } from './worker-messages';
+
+/**
+ * The SDK's own `Worker.create` defaults for what Tollgate sets otherwise (src/worker-defaults.ts), for
+ * `BENCH_TOLLGATE_WORKER_SETTINGS=sdk`: Tollgate's worker as the baselines run by default.
+ */
+const sdkWorkerDefaults: Pick<
+  WorkerOptions,
+  'maxConcurrentWorkflowTaskExecutions' | 'stickyQueueScheduleToStartTimeout'
+> = {
+  maxConcurrentWorkflowTaskExecutions: 40,
+  stickyQueueScheduleToStartTimeout: '10s',
+};
 
 function required(name: string): string {
   const value = process.env[name];
@@ -84,7 +103,11 @@ async function main(): Promise<void> {
             // The bench's own store (TOLLGATE_STORE_DIR), or S3 for the content-store figure: createTollgateWorker
             // reads no environment, and would otherwise write to .tollgate/store.
             store: contentStoreFromEnvironment(),
-            workerOptions: { maxCachedWorkflows, ...(sinks && { sinks }) },
+            workerOptions: {
+              maxCachedWorkflows,
+              ...(sinks && { sinks }),
+              ...(process.env[workerEnvironment.tollgateWorkerSettings] === 'sdk' && sdkWorkerDefaults),
+            },
           })
         : await Worker.create({
             connection,
