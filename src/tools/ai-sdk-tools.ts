@@ -1,4 +1,4 @@
-import { asSchema } from 'ai';
+import type * as Ai from 'ai';
 import { z } from 'zod';
 import { defineTool, type Tool, type ToolExecutionContext } from './define-tool';
 import { jsonSchemaInput } from './mcp/json-schema-input';
@@ -93,6 +93,9 @@ async function inputOf(
 ): Promise<{ schema: z.ZodType; jsonSchema?: Record<string, unknown> }> {
   // A zod 4 schema is checked as it is, and its output (defaults, transforms) is what `execute` gets, as in the SDK.
   if (isZodSchema(inputSchema)) return { schema: inputSchema };
+  // The AI SDK itself only for a schema it must read: a worker whose tools are zod loads none of it at start-up.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { asSchema } = require('ai') as typeof Ai;
   let schema: ReturnType<typeof asSchema>;
   try {
     schema = asSchema(inputSchema as Parameters<typeof asSchema>[0]);

@@ -1,4 +1,5 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { EmailNotifier } from './email-notifier';
 
 /** Shortest link secret accepted: it is an HMAC key, and a short one can be guessed offline. */
@@ -66,6 +67,9 @@ export function smtpTransportFromEnvironment(environment: NodeJS.ProcessEnv = pr
   const host = environment.SMTP_HOST;
   if (!url && !host) return undefined;
   if (url && host) throw new TypeError('Set SMTP_URL or SMTP_HOST, not both.');
+  // Loaded only here, where SMTP is configured: a worker or gateway without it does not load nodemailer at start-up.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const nodemailer = require('nodemailer') as typeof Nodemailer;
   return url ? nodemailer.createTransport(url) : nodemailer.createTransport(smtpOptionsOf(environment));
 }
 

@@ -1,5 +1,5 @@
-import { ErrorCode } from '@slack/web-api';
 import { ApplicationFailure } from '@temporalio/common';
+import { slackWebApi } from './slack-web-api';
 
 // Slack answers these when it cannot serve the call right now; any other `error` names a fault in the
 // call itself (a channel the bot is not in, a revoked token, a message that no longer exists).
@@ -36,6 +36,7 @@ export function classifySlackError(error: unknown, method: string): ApplicationF
   const cause = error instanceof Error ? error : undefined;
   const platformError = typeof fields.data?.error === 'string' ? fields.data.error : undefined;
   const status = typeof fields.statusCode === 'number' ? fields.statusCode : undefined;
+  const { ErrorCode } = slackWebApi();
   const rejected =
     (fields.code === ErrorCode.PlatformError &&
       platformError !== undefined &&

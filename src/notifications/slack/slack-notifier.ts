@@ -1,4 +1,4 @@
-import { WebClient } from '@slack/web-api';
+import type { WebClient } from '@slack/web-api';
 import { allowFromSetting, type Allow, type ToolApprovalAuditEntry } from '../../protocol';
 import type {
   ApprovalNotice,
@@ -10,6 +10,7 @@ import type {
 import { approvalRequestMessage, approvalResolvedMessage } from './approval-message';
 import { classifySlackError } from './slack-errors';
 import { escapeSlackText } from './slack-text';
+import { slackWebApi } from './slack-web-api';
 import { inboxLinkOf } from '../inbox-link';
 
 /** What a {@link SlackNotifier} needs. */
@@ -120,6 +121,7 @@ export class SlackNotifier implements ApprovalNotifier {
 export function slackNotifierFromEnvironment(environment: NodeJS.ProcessEnv = process.env): SlackNotifier | undefined {
   const token = environment.SLACK_BOT_TOKEN;
   if (!token) return undefined;
+  const { WebClient } = slackWebApi();
   const client = new WebClient(token, {
     ...(environment.SLACK_API_URL && { slackApiUrl: environment.SLACK_API_URL }),
     // Temporal retries the activity, with backoff and a record in history; the client's own half-hour
