@@ -1,5 +1,6 @@
-import rateLimit from '@fastify/rate-limit';
-import Fastify, { type FastifyInstance } from 'fastify';
+import type RateLimit from '@fastify/rate-limit';
+import type Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { PersonDirectory } from '../identity';
 import { checkGatewayStartup, folderStoreFromEnvironment } from '../startup/gateway-startup-checks';
 import { defaultWorkspaceFolder } from '../tools/workspace/resolve-workspace-root';
@@ -16,6 +17,19 @@ import { installProblemHandler, sendFrameworkProblem } from './http/problem-hand
 import { defaultReadTimeoutMs } from './turns/turn-reads';
 import { restChannel } from './routes/rest-channel';
 import { chatChannel } from './chat';
+
+/**
+ * fastify and its rate limiter, loaded when a gateway is made instead of with Tollgate's modules: a worker that imports
+ * `createTollgateWorker` from `tollgate` does not load the gateway's HTTP server at start-up.
+ */
+function httpServer(): { fastify: typeof Fastify; rateLimit: typeof RateLimit } {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  return {
+    fastify: (require('fastify') as { default: typeof Fastify }).default,
+    rateLimit: (require('@fastify/rate-limit') as { default: typeof RateLimit }).default,
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
 
 // Routes anyone may call: a load balancer's health check carries no token.
 const corePublicPaths = ['/healthz'];
@@ -52,7 +66,8 @@ export async function createGateway(options: GatewayOptions): Promise<FastifyIns
     },
     workspace: process.env.TOLLGATE_WORKSPACE || defaultWorkspaceFolder,
   });
-  const app = Fastify({
+  const { fastify, rateLimit } = httpServer();
+  const app = fastify({
     bodyLimit: bodyLimitBytes,
     logger: options.logger ?? false,
     // approvalIds may be 1,000 characters (percent-encoded, more): the schema bounds them with a 400,

@@ -1,10 +1,4 @@
-import {
-  createUIMessageStream,
-  createUIMessageStreamResponse,
-  isToolUIPart,
-  type UIMessage,
-  type UIMessageChunk,
-} from 'ai';
+import type { UIMessage, UIMessageChunk } from 'ai';
 import type { TollgateClient } from '../../client';
 import type { Allow, ConversationInput, PendingToolApproval } from '../../protocol';
 import { submitToolOutputUpdate } from '../../workflows/definitions';
@@ -14,6 +8,7 @@ import { GatewayError, isGatewayError } from '../http/gateway-error';
 import { problemBodyOf, problemContentType } from '../http/problem-handler';
 import { toGatewayError } from '../http/to-gateway-error';
 import { checkCors, preflightHeaders } from './chat-cors';
+import { aiSdk } from './ai-sdk';
 import { ChatRateLimit } from './chat-rate-limit';
 import { readChatHistory } from './chat-history';
 import { chatIdSchema, parseChatRequest } from './chat-request';
@@ -149,6 +144,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     corsHeaders: Record<string, string>,
     execute: (write: (chunk: UIMessageChunk) => void) => Promise<void>,
   ): Response {
+    const { createUIMessageStream, createUIMessageStreamResponse } = aiSdk();
     const stream = createUIMessageStream({
       execute: async ({ writer }) => execute((chunk) => writer.write(chunk)),
       // The stream's own error chunk: say what went wrong, never a stack.
@@ -203,7 +199,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         const nested = subAgentDecisionsOf(parsed.message);
         if (
           nested.length > 0 ||
-          parsed.message.parts.some((part) => isToolUIPart(part) && part.state === 'approval-responded')
+          parsed.message.parts.some((part) => aiSdk().isToolUIPart(part) && part.state === 'approval-responded')
         ) {
           requireScope(caller, 'approvals:decide');
         }
@@ -402,6 +398,7 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
     const problems: string[] = [];
     const awaited = new Set(before.awaitingOutput.map((call) => call.toolCallId));
     const outputs: Array<{ toolCallId: string; output: unknown } | { toolCallId: string; error: string }> = [];
+    const { isToolUIPart } = aiSdk();
     for (const part of message.parts) {
       if (!isToolUIPart(part)) continue;
       if (part.state === 'approval-responded') {

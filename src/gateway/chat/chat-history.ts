@@ -1,7 +1,8 @@
-import { safeValidateUIMessages, type UIMessage } from 'ai';
+import type { UIMessage } from 'ai';
 import type { TollgateClient } from '../../client';
 import type { ModelMessage, ToolApprovalAuditEntry, TranscriptPointer, UserMessage } from '../../protocol';
 import { GatewayError } from '../http/gateway-error';
+import { aiSdk } from './ai-sdk';
 import { FullOutputs } from './full-outputs';
 import { TurnReader } from './read-turn';
 import { turnMessageOf } from './turn-message';
@@ -61,7 +62,7 @@ export async function readChatHistory(tollgate: TollgateClient, conversationId: 
   }
   for (const queued of state.queued) messages.push(userMessageOf(queued.turnId, queued.content));
 
-  const validated = await safeValidateUIMessages({ messages });
+  const validated = await aiSdk().safeValidateUIMessages({ messages });
   if (!validated.success) {
     throw new GatewayError(
       'internal',

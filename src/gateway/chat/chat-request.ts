@@ -1,7 +1,8 @@
-import { convertToModelMessages, safeValidateUIMessages, type UIMessage } from 'ai';
+import type { UIMessage } from 'ai';
 import { userContentPartSchema, type UserContentPart } from '../../protocol';
 import { z } from 'zod';
 import { GatewayError } from '../http/gateway-error';
+import { aiSdk } from './ai-sdk';
 import { messageTooLarge } from './chat-message-limits';
 
 /** A chat id as `useChat` makes them (and as Next.js apps commonly do): letters, digits, `_`, `-`, `.`. */
@@ -56,7 +57,7 @@ export async function parseChatRequest(body: unknown): Promise<ChatRequest> {
     );
   }
   // Only the last message matters, so only it is validated: an old part the SDK no longer reads cannot block a chat.
-  const validated = await safeValidateUIMessages({ messages: envelope.data.messages.slice(-1) });
+  const validated = await aiSdk().safeValidateUIMessages({ messages: envelope.data.messages.slice(-1) });
   if (!validated.success) {
     throw new GatewayError(
       'invalid-request',
@@ -91,7 +92,7 @@ export async function parseChatRequest(body: unknown): Promise<ChatRequest> {
   if (text === '' && !files) throw new GatewayError('invalid-request', 'The message is empty: send some text.');
   if (!files) return { kind: 'message', chatId: id, content: refuseTooLarge(text) };
   // Files go as the AI SDK's own model parts (file, with their media type), checked against Tollgate's schema.
-  const [converted] = await convertToModelMessages([message]);
+  const [converted] = await aiSdk().convertToModelMessages([message]);
   const parts = userContentPartSchema.array().min(1).max(100).safeParse(converted?.content);
   // Text over the limit is refused with the limit's own words, not as a schema error.
   if (parts.success) refuseTooLarge(parts.data);

@@ -1,4 +1,5 @@
-import { readUIMessageStream, type UIMessage, type UIMessageChunk } from 'ai';
+import type { UIMessage, UIMessageChunk } from 'ai';
+import { aiSdk } from './ai-sdk';
 import { TurnRenderer } from './turn-renderer';
 import type { TurnSnapshot } from './turn-snapshot';
 
@@ -20,6 +21,6 @@ export async function turnMessageOf(messageId: string, snapshot: TurnSnapshot): 
     },
   });
   let message: UIMessage | undefined;
-  for await (const state of readUIMessageStream({ stream, terminateOnError: true })) message = state;
+  for await (const state of aiSdk().readUIMessageStream({ stream, terminateOnError: true })) message = state;
   return message && message.parts.length > 0 ? message : undefined;
 }
