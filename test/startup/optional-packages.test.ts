@@ -17,9 +17,8 @@ const optional = {
 type Optional = keyof typeof optional;
 
 /**
- * Runs `body` in a fresh node process that records every `require` before it runs (the AI SDK is an ES module, loaded
- * through `require` and so seen there, though `require.cache` does not list it), and says which of the packages were
- * required and what `body` printed.
+ * Runs `body` in a fresh node process that records every `require`: which of the packages it required, and what it
+ * printed.
  */
 async function inFreshProcess(body: string): Promise<{ required: Record<Optional, boolean>; printed: string }> {
   const script = `
