@@ -197,9 +197,10 @@ export function createChatHandler(options: ChatHandlerOptions): ChatHandler {
         const before = await reader.read();
         if (before.status === 'not-started') throw new GatewayError('unknown-turn', `No turn "${turnId}".`);
         const nested = subAgentDecisionsOf(parsed.message);
+        const { isToolUIPart } = aiSdk();
         if (
           nested.length > 0 ||
-          parsed.message.parts.some((part) => aiSdk().isToolUIPart(part) && part.state === 'approval-responded')
+          parsed.message.parts.some((part) => isToolUIPart(part) && part.state === 'approval-responded')
         ) {
           requireScope(caller, 'approvals:decide');
         }
