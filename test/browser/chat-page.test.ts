@@ -175,7 +175,7 @@ describe('the example chat page in a browser', () => {
 
       await page.getByTestId('input').fill('and what is the weather?');
       await page.getByTestId('send').click();
-      await page.getByTestId('queued-note').waitFor({ timeout: 5_000 });
+      await page.getByTestId('queued-note').waitFor({ timeout: 20_000 });
       expect(await page.getByTestId('message-queued').textContent()).toContain('and what is the weather?');
       expect(await page.getByTestId('status').textContent()).toBe(
         'A tool call waits for your decision. Your queued message will be sent after.',
@@ -208,11 +208,11 @@ describe('the example chat page in a browser', () => {
       await page.getByTestId('approve').waitFor({ timeout: 20_000 });
       await page.getByTestId('input').fill('a message queued before the reload');
       await page.getByTestId('send').click();
-      await page.getByTestId('queued-note').waitFor({ timeout: 5_000 });
+      await page.getByTestId('queued-note').waitFor({ timeout: 20_000 });
 
       await page.reload();
       await page.getByTestId('approve').waitFor({ timeout: 20_000 });
-      await page.getByTestId('queued-note').waitFor({ timeout: 5_000 });
+      await page.getByTestId('queued-note').waitFor({ timeout: 20_000 });
       expect(await page.getByTestId('message-queued').textContent()).toContain('a message queued before the reload');
       // Not sent yet: the conversation holds no queued message, only this tab does.
       expect((await stack.tollgate.conversationState(`chat:ana:${chatId}`)).queued).toEqual([]);

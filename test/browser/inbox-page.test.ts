@@ -101,7 +101,7 @@ describe('the approver inbox in a browser', () => {
       await page
         .locator('#announcer')
         .filter({ hasText: 'New approval: deleteFile requested by carol.' })
-        .waitFor({ timeout: 5_000 });
+        .waitFor({ timeout: 20_000 });
       expect(await item.locator('.arguments').innerText()).toContain('drafts/old.txt');
       expect(await item.locator('.facts').innerText()).toContain('carol');
 

@@ -29,10 +29,11 @@ class RecordingClient extends TollgateClient {
 
 beforeAll(async () => {
   environment = await createTestEnvironment({ tools });
+  // The gateway's own deadlines for reading a turn (10 s): on a busy machine, a query a worker answers by replaying a
+  // closed turn can take longer than a second or two. Only the test of a turn no worker serves shortens them, on a
+  // gateway of its own (below).
   gateway = await startGateway(new RecordingClient(environment.client, environment.taskQueue), {
     signingKey: { keyId: 'test-key', privateKey: parseDecisionPrivateKey(keys.privateKeyPem) },
-    readTimeoutMs: 1_500,
-    listing: { perTurnTimeoutMs: 1_000 },
   });
 });
 afterAll(async () => {
@@ -275,15 +276,22 @@ describe('gateway without a worker', () => {
       (response) =>
         response.body.approvals?.some((approval: { workflowId: string }) => approval.workflowId === workflowId),
     );
+    // Short deadlines, so the test does not wait the default 10 s: a turn no worker serves never answers, so they
+    // pass however busy the machine is.
+    const impatient = await startGateway(environment.tollgate, {
+      readTimeoutMs: 1_500,
+      listing: { perTurnTimeoutMs: 1_000 },
+    });
     await environment.stopWorker();
     try {
-      const unanswered = await gateway.call('GET', `/v1/turns/${workflowId}`, { as: 'ana' });
+      const unanswered = await impatient.call('GET', `/v1/turns/${workflowId}`, { as: 'ana' });
       expectProblem(unanswered, 503, 'unavailable');
       expect(unanswered.headers.get('retry-after')).toBe('5');
-      const listed = await gateway.call('GET', '/v1/approvals', { as: 'auditor' });
+      const listed = await impatient.call('GET', '/v1/approvals', { as: 'auditor' });
       expect(listed.status).toBe(200);
       expect(listed.body.unansweredTurns).toBeGreaterThanOrEqual(1);
     } finally {
+      await impatient.close();
       await environment.startWorker();
     }
   });
