@@ -31,10 +31,6 @@ const resultsOf = (messages: { role: string; content: unknown }[]) =>
   );
 
 /**
- * What a sender can put in a signal by raw Temporal, as JSON text. About 80 KB nested deep enough overflowed
- * the turn's own summarising before.
- */
-/**
  * How a workflow ended, or 'still running' after 40 s: the bound only ends the test with a message before its own
  * timeout (a busy machine only makes the refusal later), and holds nothing open after.
  */
@@ -43,6 +39,10 @@ function orStillRunning(outcome: Promise<string>): Promise<string> {
   return Promise.race([outcome, bound]);
 }
 
+/**
+ * What a sender can put in a signal by raw Temporal, as JSON text. About 80 KB nested deep enough overflowed
+ * the turn's own summarising before.
+ */
 function junkFor(approvalId: string): string[] {
   const id = JSON.stringify(approvalId);
   return [
