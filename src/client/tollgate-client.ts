@@ -90,8 +90,12 @@ export class TollgateClient {
     readonly client: Client,
     readonly taskQueue: string = defaultTaskQueue,
     private readonly closeConnection?: () => Promise<void>,
-    /** Where turns keep transcripts and large outputs: the workers' store (default `.tollgate/store`). */
-    private readonly store: ContentStore = defaultContentStore(),
+    /**
+     * Where turns keep transcripts and large outputs: the workers' store (default: the one the environment names, else
+     * the folder `.tollgate/store`). A gateway on this client checks that a folder store lies outside the tools'
+     * workspace.
+     */
+    readonly store: ContentStore = defaultContentStore(),
     /** More task queues whose turns this client lists (`pending`, the gateway's lists); `taskQueue` is always one. */
     watchedTaskQueues: readonly string[] = [],
   ) {

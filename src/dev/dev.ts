@@ -147,6 +147,8 @@ async function main(): Promise<void> {
     bodyLimitBytes: gatewaySettings.bodyLimitBytes,
     channels: gatewayChannelsFromEnvironment(gatewaySettings.tokens),
     logger: devGatewayLogger(gatewayLog),
+    // The workspace its own worker's tools use, which the gateway's records must stay out of.
+    workspace,
   });
   reportGatewayFailures(gateway, (line) => console.error(line), gatewayLog);
   // On loopback, a DNS-rebinding page in the developer's browser could reach it: only its own Host names answer.

@@ -2,7 +2,8 @@ import type RateLimit from '@fastify/rate-limit';
 import type Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { PersonDirectory } from '../identity';
-import { checkGatewayStartup, folderStoreFromEnvironment } from '../startup/gateway-startup-checks';
+import { checkGatewayStartup } from '../startup/gateway-startup-checks';
+import { folderOfStore } from '../store/kept-from-tools';
 import { defaultWorkspaceFolder } from '../tools/workspace/resolve-workspace-root';
 import { ApprovalDecisions } from './decisions/approval-decisions';
 import { StandingGrants } from './decisions/standing-grants';
@@ -60,11 +61,11 @@ export async function createGateway(options: GatewayOptions): Promise<FastifyIns
     signs: options.signingKey !== undefined,
     acceptUnsignedDecisions: options.acceptUnsignedDecisions ?? false,
     places: {
-      TOLLGATE_GATEWAY_AUDIT_FILE: audit.places.file,
+      'the audit file': audit.places.file,
       'the shared audit folder': audit.places.sharedFolder,
-      ...folderStoreFromEnvironment(),
+      "the client's content store": folderOfStore(options.tollgate.store),
     },
-    workspace: process.env.TOLLGATE_WORKSPACE || defaultWorkspaceFolder,
+    workspace: options.workspace ?? defaultWorkspaceFolder,
   });
   const { fastify, rateLimit } = httpServer();
   const app = fastify({

@@ -18,6 +18,8 @@ export interface GatewaySettings {
   signingKey?: DecisionSigningKey;
   /** Append-only JSONL file of decision attempts, if any. */
   auditFile?: string;
+  /** The tools' workspace on this machine (`TOLLGATE_WORKSPACE`, default `.tollgate/workspace`), for `createGateway`. */
+  workspace: string;
   bodyLimitBytes: number;
   rateLimit: Required<GatewayRateLimit>;
 }
@@ -75,6 +77,7 @@ export function gatewaySettingsFromEnvironment(environment: NodeJS.ProcessEnv = 
     people: access?.people ?? PersonDirectory.empty(),
     ...(signingKey && { signingKey }),
     ...(environment.TOLLGATE_GATEWAY_AUDIT_FILE && { auditFile: environment.TOLLGATE_GATEWAY_AUDIT_FILE }),
+    workspace,
     bodyLimitBytes: integerOf(environment, 'TOLLGATE_GATEWAY_BODY_LIMIT', defaultBodyLimitBytes, 1, 16 * 1024 * 1024),
     rateLimit: {
       max: integerOf(environment, 'TOLLGATE_GATEWAY_RATE_LIMIT', 600, 1, 1_000_000),

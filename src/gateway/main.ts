@@ -28,6 +28,7 @@ async function main(): Promise<void> {
       logger: { level: process.env.LOG_LEVEL ?? 'info', redact: ['req.headers.authorization'] },
       channels,
       acceptUnsignedDecisions: acceptUnsignedDecisionsFromEnvironment(),
+      workspace: settings.workspace,
     }).catch((error: unknown) => {
       if (!isTemporalPreflightError(error)) throw error;
       console.error(`Tollgate cannot start: ${error.message}`);

@@ -17,7 +17,7 @@ export interface GatewayStartupFacts {
   acceptUnsignedDecisions: boolean;
   /** Files and folders the gateway keeps that tools must not reach, by the setting that names each. */
   places: Record<string, string | undefined>;
-  /** The tools' workspace on this machine (`TOLLGATE_WORKSPACE`, default `.tollgate/workspace`). */
+  /** The tools' workspace on this machine (`createGateway`'s `workspace`, default `.tollgate/workspace`). */
   workspace: string;
 }
 

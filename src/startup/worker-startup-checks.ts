@@ -1,7 +1,7 @@
 import { checkNamespace, type PreflightConnection, type TemporalPreflightOptions } from '../client/temporal-preflight';
 import { decisionSigningOf, type DecisionSigning, type OperatorPolicy } from '../policy';
 import type { ContentStore } from '../store';
-import { checkKeptFromTools } from '../store/kept-from-tools';
+import { checkKeptFromTools, folderOfStore } from '../store/kept-from-tools';
 import type { Tool } from '../tools';
 import { workspaceRootsOf, workspaceSandboxOf } from '../tools/workspace';
 
@@ -59,8 +59,8 @@ export async function checkWorkerStartup(facts: WorkerStartupFacts): Promise<Wor
         "(TOLLGATE_TOOL_SANDBOX=bubblewrap), or give the worker the gateway's public key.",
     );
   }
-  const folder = (facts.store.store as { folder?: unknown }).folder;
-  if (typeof folder === 'string') {
+  const folder = folderOfStore(facts.store.store);
+  if (folder !== undefined) {
     for (const workspace of workspaceRootsOf(facts.tools)) {
       checkKeptFromTools(workspace, { [facts.store.setting]: folder }, "the content store (other people's outputs)");
     }

@@ -1,5 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
+import type { ContentStore } from './content-store';
 
 /**
  * Throws when a place that holds what tools must not read or write (the content store's folder, the audit file, the
@@ -28,6 +29,15 @@ export function checkKeptFromTools(workspace: string, places: Record<string, str
         'Move one of them (TOLLGATE_WORKSPACE, or the setting named here).',
     );
   }
+}
+
+/**
+ * The folder a content store keeps its files in (a folder store's `folder`), or undefined for a store elsewhere (S3):
+ * what {@link checkKeptFromTools} compares with the tools' workspace.
+ */
+export function folderOfStore(store: ContentStore): string | undefined {
+  const folder = (store as { folder?: unknown }).folder;
+  return typeof folder === 'string' ? folder : undefined;
 }
 
 function isWithin(inner: string, outer: string): boolean {

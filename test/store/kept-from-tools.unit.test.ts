@@ -1,5 +1,6 @@
 import path from 'node:path';
-import { checkKeptFromTools } from '../../src/store/kept-from-tools';
+import { FileContentStore, type ContentStore } from '../../src/store';
+import { checkKeptFromTools, folderOfStore } from '../../src/store/kept-from-tools';
 
 const what = "the content store (other people's outputs)";
 
@@ -30,5 +31,11 @@ describe("keeping the store and the gateway's files from the tools", () => {
         what,
       ),
     ).not.toThrow();
+  });
+
+  it("finds a folder store's folder, and none for a store kept elsewhere", () => {
+    expect(folderOfStore(new FileContentStore('/srv/store'))).toBe('/srv/store');
+    const elsewhere: ContentStore = { put: async () => 'sha256:0', get: async () => null };
+    expect(folderOfStore(elsewhere)).toBeUndefined();
   });
 });
