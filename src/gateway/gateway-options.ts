@@ -31,14 +31,14 @@ export interface GatewayOptions {
    */
   signingKey?: DecisionSigningKey;
   /**
-   * Forward unsigned decisions when no `signingKey` is given. Default: no. (`npm run gateway` passes
-   * `TOLLGATE_ACCEPT_UNSIGNED_DECISIONS=true`.)
+   * Forward unsigned decisions when no `signingKey` is given. Default: no (`npm run gateway` takes it from
+   * `TOLLGATE_ACCEPT_UNSIGNED_DECISIONS`).
    */
   acceptUnsignedDecisions?: boolean;
   /**
    * The folder the workers' tools read and write on this machine (their workspace): the gateway refuses to start with
    * its audit file, its shared audit folder or its client's folder content store inside or above it. Default: the
-   * workers' default, `.tollgate/workspace`. (`npm run gateway` passes `TOLLGATE_WORKSPACE`.)
+   * workers' default, `.tollgate/workspace` (`npm run gateway` takes it from `TOLLGATE_WORKSPACE`).
    */
   workspace?: string;
   /** Deadline of one read of a turn before it is a 503 (default 10 s). */

@@ -15,7 +15,7 @@ export interface GatewayStartupFacts {
   signs: boolean;
   /** Whether the operator said explicitly that decisions may go unsigned. */
   acceptUnsignedDecisions: boolean;
-  /** Files and folders the gateway keeps that tools must not reach, by the setting that names each. */
+  /** Files and folders the gateway keeps that tools must not reach, each by the setting or words that name it. */
   places: Record<string, string | undefined>;
   /** The tools' workspace on this machine (`createGateway`'s `workspace`, default `.tollgate/workspace`). */
   workspace: string;
