@@ -85,7 +85,7 @@ export {
   type McpServerConfigs,
   type McpToolSource,
 } from './tools/mcp';
-export { createWorkspaceTools } from './tools/workspace';
+export { createWorkspaceTools, workspaceToolsOptionsFromEnvironment } from './tools/workspace';
 export {
   createTollgateWorker,
   planApprovalFromEnvironment,

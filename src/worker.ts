@@ -27,7 +27,12 @@ import {
   type SharedRecords,
 } from './store';
 import { checkWorkerStartup } from './startup/worker-startup-checks';
-import { createWorkspaceTools, describeToolSandbox, refuseUnsandboxedToolsWithSecrets } from './tools/workspace';
+import {
+  createWorkspaceTools,
+  describeToolSandbox,
+  refuseUnsandboxedToolsWithSecrets,
+  workspaceToolsOptionsFromEnvironment,
+} from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
 import { notifiersFromEnvironment } from './notifications/notifiers-from-environment';
 import { isAiSdkToolSet, toolsFromAiSdk, ToolRegistry, type AiSdkToolSet, type Tool } from './tools';
@@ -281,7 +286,7 @@ async function main(): Promise<void> {
   }
   const model = modelSettingsFromEnvironment();
   // Before connecting: a sandbox that cannot start (or an unsandboxed bash beside secrets) stops the worker here.
-  const tools = createWorkspaceTools();
+  const tools = createWorkspaceTools(workspaceToolsOptionsFromEnvironment());
   const store = namedContentStoreFromEnvironment();
   const policy = operatorPolicyFromEnvironment();
   // Before anything connects: unsigned decisions without the operator's explicit word stop the worker here.

@@ -18,7 +18,12 @@ import {
 import { gatewayChannelsFromEnvironment } from '../gateway/gateway-channels-from-environment';
 import { gatewaySettingsFromEnvironment } from '../gateway/gateway-settings';
 import { notifiersFromEnvironment } from '../notifications/notifiers-from-environment';
-import { createWorkspaceTools, describeToolSandbox, resolveWorkspaceRoot } from '../tools/workspace';
+import {
+  createWorkspaceTools,
+  describeToolSandbox,
+  resolveWorkspaceRoot,
+  workspaceToolsOptionsFromEnvironment,
+} from '../tools/workspace';
 import { mcpServersFromEnvironment } from '../tools/mcp';
 import { createTollgateWorker, workerSettingsFromEnvironment } from '../worker';
 import { startChatExample } from './serve-chat-example';
@@ -48,12 +53,15 @@ async function main(): Promise<void> {
   // Before the worker is made: it takes the gateway's public key from TOLLGATE_DECISION_PUBLIC_KEYS.
   const decisionKey = ensureDevDecisionKey(gatewayFolder);
   trustExportedSigningKey(process.env);
-  const workspace = resolveWorkspaceRoot();
+  const toolSettings = workspaceToolsOptionsFromEnvironment();
+  const workspace = resolveWorkspaceRoot(toolSettings.root);
   // First, so that a sandbox that cannot keep the gateway's secrets from bash stops here, before anything starts.
   // The gateway runs in this process: its files must stay out of every tool's reach (`sandbox: 'none'` refuses).
   const tools = createWorkspaceTools({
+    ...toolSettings,
     root: workspace,
     sandbox: {
+      ...toolSettings.sandbox,
       protectedPaths: [
         gatewayFolder,
         gatewayTokenFile,

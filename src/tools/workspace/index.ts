@@ -1,4 +1,8 @@
 export { createWorkspaceTools } from './create-workspace-tools';
+export {
+  workspaceToolsOptionsFromEnvironment,
+  type WorkspaceToolsOptionsFromEnvironment,
+} from './workspace-tools-from-environment';
 export { defaultWorkspaceFolder, resolveWorkspaceRoot } from './resolve-workspace-root';
 export { workspacePath, workspaceRelativePath } from './workspace-path';
 export {

@@ -2,13 +2,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { checkProtectedPathsApart } from './protected-paths';
-import {
-  allowedRangesFromEnvironment,
-  decidersFromEnvironment,
-  machineAddresses,
-  sandboxRoutes,
-  type SandboxNetworkRules,
-} from './sandbox-network';
+import { decidersFromEnvironment, machineAddresses, sandboxRoutes, type SandboxNetworkRules } from './sandbox-network';
 import { readStartEnvironment, secretsInWorkerEnvironment } from './worker-secrets';
 
 /**
@@ -20,15 +14,15 @@ export type SandboxMode = 'auto' | 'bubblewrap' | 'none';
 
 /** The sandbox of `bash`, in full. */
 export interface SandboxOptions {
-  /** Default `TOLLGATE_TOOL_SANDBOX`, else `auto`. */
+  /** Default `auto` (`npm run worker` takes `TOLLGATE_TOOL_SANDBOX`). */
   mode?: SandboxMode;
   /**
-   * Whether sandboxed commands reach the network; default `TOLLGATE_TOOL_NETWORK` (`on`/`off`), else off. On means
+   * Whether sandboxed commands reach the network; default off (`npm run worker` takes `TOLLGATE_TOOL_NETWORK`). On means
    * outbound to public addresses only, through slirp4netns in a network namespace of the sandbox's own: never the
    * machine's loopback or addresses, Temporal, the gateway or private ranges (docs/tool-sandbox.md).
    */
   network?: boolean;
-  /** With the network on, private IPv4 ranges (CIDR) commands may reach too; default `TOLLGATE_TOOL_NETWORK_ALLOW`. */
+  /** With the network on, private IPv4 ranges (CIDR) commands may reach too; default none (`TOLLGATE_TOOL_NETWORK_ALLOW`). */
   networkAllow?: string[];
   /**
    * With the network on, more hosts, addresses or ranges commands never reach, beside the machine's own addresses and
@@ -138,15 +132,18 @@ const etcEntries = [
   'timezone',
 ];
 
-const modes: readonly SandboxMode[] = ['auto', 'bubblewrap', 'none'];
+/** The modes `sandbox` takes. */
+export const sandboxModes: readonly SandboxMode[] = ['auto', 'bubblewrap', 'none'];
 
 /**
- * Decides how `bash` is confined, from the option, else `TOLLGATE_TOOL_SANDBOX`, else `auto`. For bubblewrap it
- * checks once that `bwrap` is there and can build the sandbox (it needs user namespaces, which some containers
- * forbid): `bubblewrap` then throws, `auto` leaves `bash` out (`unavailable`, with the reason). Never does a mode
- * fall back to running `bash` unsandboxed: only `none` does that, and it refuses while the worker holds a secret
- * (`workerSecretVariables`, in its environment now or at its start) or guards `protectedPaths`, since an
- * unsandboxed command reads `/proc/<worker pid>/environ`, the worker's memory and every file the worker's user can.
+ * Decides how `bash` is confined, from the option, else `auto`. For bubblewrap it checks once that `bwrap` is there
+ * and can build the sandbox (it needs user namespaces, which some containers forbid): `bubblewrap` then throws,
+ * `auto` leaves `bash` out (`unavailable`, with the reason). Never does a mode fall back to running `bash`
+ * unsandboxed: only `none` does that, and it refuses while the worker holds a secret (`workerSecretVariables`, in its
+ * environment now or at its start) or guards `protectedPaths`, since an unsandboxed command reads
+ * `/proc/<worker pid>/environ`, the worker's memory and every file the worker's user can. `workerEnvironment` is
+ * read for what commands must be kept from (its secrets; with the network on, the Temporal, gateway and store
+ * addresses it names) and for PATH, never for settings: those are the option's alone.
  *
  * @throws Error for `bubblewrap` when bwrap is missing or does not work; for `none` while the worker holds secrets;
  * when the workspace, HOME or a read-only path overlaps a protected path; TypeError for an unknown mode.
@@ -162,11 +159,9 @@ export function resolveSandbox(
   home?: string,
 ): ResolvedSandbox {
   const options: SandboxOptions = typeof option === 'string' ? { mode: option } : (option ?? {});
-  const mode = options.mode ?? (workerEnvironment.TOLLGATE_TOOL_SANDBOX?.trim() || 'auto');
-  if (!modes.includes(mode as SandboxMode)) {
-    throw new TypeError(
-      `Workspace tools: sandbox (TOLLGATE_TOOL_SANDBOX) must be one of ${modes.join(', ')}, got "${mode}".`,
-    );
+  const mode = options.mode ?? 'auto';
+  if (!sandboxModes.includes(mode)) {
+    throw new TypeError(`Workspace tools: sandbox must be one of ${sandboxModes.join(', ')}, got "${String(mode)}".`);
   }
   const readOnlyPaths = (options.readOnlyPaths ?? []).map((entry) => path.resolve(entry));
   const protectedPaths = (options.protectedPaths ?? []).map((entry) => path.resolve(entry));
@@ -184,7 +179,7 @@ export function resolveSandbox(
     executable === undefined || !isExecutable(executable)
       ? `bwrap (bubblewrap) was not found${options.bubblewrapPath === undefined ? ' on PATH' : ` at ${executable}`}`
       : undefined;
-  const network = options.network ?? parseNetwork(workerEnvironment.TOLLGATE_TOOL_NETWORK);
+  const network = options.network ?? false;
   const outbound = network ? resolveOutbound(options, workerEnvironment) : undefined;
   const sandbox: ResolvedSandbox = {
     type: 'bubblewrap',
@@ -279,7 +274,7 @@ export function outboundLauncher(outbound: SandboxOutbound, denyAddresses: reado
 /** The programs the sandbox's network needs, or a sentence saying what is missing. */
 function resolveOutbound(options: SandboxOptions, environment: NodeJS.ProcessEnv): SandboxOutbound | string {
   const rules: SandboxNetworkRules = {
-    allow: options.networkAllow ?? allowedRangesFromEnvironment(environment),
+    allow: options.networkAllow ?? [],
     deny: [...decidersFromEnvironment(environment), ...(options.networkDeny ?? [])],
   };
   // `ip` lives in /usr/sbin, often not on a user's PATH.
@@ -362,13 +357,6 @@ function probe(sandbox: Extract<ResolvedSandbox, { type: 'bubblewrap' }>, root: 
   const network = /^tollgate network: (.*)$/m.exec(said);
   if (network) return `the network cannot be built (${network[1]})`;
   return `bwrap at ${sandbox.executable} cannot build the sandbox here (${said})`;
-}
-
-function parseNetwork(value: string | undefined): boolean {
-  const normalised = value?.trim().toLowerCase();
-  if (normalised === undefined || normalised === '' || ['off', 'false', '0', 'no'].includes(normalised)) return false;
-  if (['on', 'true', '1', 'yes'].includes(normalised)) return true;
-  throw new TypeError(`TOLLGATE_TOOL_NETWORK must be "on" or "off", got "${value}".`);
 }
 
 function findOnPath(program: string, searchPath: string): string | undefined {

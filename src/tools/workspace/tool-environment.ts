@@ -42,7 +42,8 @@ const variableName = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * The environment of processes the workspace tools start (`bash`): an allow-list, never the worker's environment,
  * which holds the secrets that guard approvals. It has PATH, LANG, LC_ALL and TZ from the worker when set,
  * `TERM=dumb` (output goes to a model, not a terminal), a HOME of its own (not the worker's, with its credentials),
- * the variables named in `options.allow` and in `TOLLGATE_TOOL_ENV_ALLOW` (comma-separated), and `options.set`.
+ * the variables named in `options.allow` (`npm run worker` adds those `TOLLGATE_TOOL_ENV_ALLOW` names), and
+ * `options.set`. `workerEnvironment` is where the allowed values are read from.
  *
  * @throws TypeError for a malformed name, or a name that guards approvals (`TOLLGATE_*`, `TEMPORAL_*`, `SLACK_*`,
  * `SMTP_*`).
@@ -56,14 +57,10 @@ export function resolveToolEnvironment(
   root: string,
   workerEnvironment: NodeJS.ProcessEnv = process.env,
 ): ToolEnvironment {
-  const fromEnvironment = (workerEnvironment.TOLLGATE_TOOL_ENV_ALLOW ?? '')
-    .split(',')
-    .map((name) => name.trim())
-    .filter((name) => name !== '');
-  const allowed = [...passedByDefault, ...fromEnvironment, ...(options.allow ?? [])];
+  const allowed = [...passedByDefault, ...(options.allow ?? [])];
   const set = options.set ?? {};
-  for (const name of [...fromEnvironment, ...(options.allow ?? []), ...Object.keys(set)]) checkName(name);
-  if ('HOME' in set || (options.allow ?? []).includes('HOME') || fromEnvironment.includes('HOME')) {
+  for (const name of [...(options.allow ?? []), ...Object.keys(set)]) checkName(name);
+  if ('HOME' in set || (options.allow ?? []).includes('HOME')) {
     throw new TypeError("Tool environment: HOME is the tools' own folder; choose it with env.home, not allow or set.");
   }
 

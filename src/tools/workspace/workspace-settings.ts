@@ -3,7 +3,7 @@ import type { ToolEnvironment, ToolEnvironmentOptions } from './tool-environment
 
 /** What `createWorkspaceTools` accepts; every field has a default. */
 export interface WorkspaceToolsOptions {
-  /** The folder the tools work in; default `TOLLGATE_WORKSPACE` or `.tollgate/workspace`. Created if missing. */
+  /** The folder the tools work in; default `.tollgate/workspace` under the current folder. Created if missing. */
   root?: string;
   /** The longest a `bash` command may run, in milliseconds; a call may only ask for less. Default 30 s. */
   bashTimeoutMs?: number;
@@ -11,13 +11,13 @@ export interface WorkspaceToolsOptions {
   maxOutputBytes?: number;
   /**
    * What `bash` sees of the worker's environment: PATH, LANG, LC_ALL, TZ, a HOME of its own and TERM=dumb, plus
-   * the variables named in `allow` and `TOLLGATE_TOOL_ENV_ALLOW`. Never the worker's whole environment.
+   * the variables named in `allow`. Never the worker's whole environment.
    */
   env?: ToolEnvironmentOptions;
   /**
-   * Where `bash` runs: `'auto'` (default, or `TOLLGATE_TOOL_SANDBOX`) runs it in bubblewrap when `bwrap` is installed
-   * and works and leaves it out otherwise, `'bubblewrap'` requires it (start-up fails without), `'none'` runs it
-   * with the worker's user and file system, and refuses while the worker holds secrets. See docs/tool-sandbox.md.
+   * Where `bash` runs: `'auto'` (the default) runs it in bubblewrap when `bwrap` is installed and works and leaves
+   * it out otherwise, `'bubblewrap'` requires it (start-up fails without), `'none'` runs it with the worker's user
+   * and file system, and refuses while the worker holds secrets. See docs/tool-sandbox.md.
    */
   sandbox?: SandboxMode | SandboxOptions;
 }

@@ -6,7 +6,10 @@ import {
   createWorkspaceTools,
   describeToolSandbox,
   resolveSandbox,
+  workspaceSandboxOf,
+  workspaceToolsOptionsFromEnvironment,
   type CommandResult,
+  type SandboxMode,
 } from '../../../src/tools/workspace';
 import { createTestWorkspace, type TestWorkspace } from './workspace-fixture';
 
@@ -71,12 +74,23 @@ describe('choosing the sandbox of bash', () => {
     expect(describeToolSandbox(tools)).toContain('cannot build the sandbox here (bwrap: No permissions');
   });
 
-  it('takes the mode from TOLLGATE_TOOL_SANDBOX when no option says', () => {
+  it('takes the mode from its options alone, and the binaries take TOLLGATE_TOOL_SANDBOX through the helper', () => {
+    // An application configuring the tools in code is not overruled by a variable: the default stays `auto`.
     process.env.TOLLGATE_TOOL_SANDBOX = 'none';
-    expect(bashDescription({ root: base })).toContain('It is not sandboxed');
-    process.env.TOLLGATE_TOOL_SANDBOX = 'jail';
-    expect(() => createWorkspaceTools({ root: base })).toThrow(
-      'Workspace tools: sandbox (TOLLGATE_TOOL_SANDBOX) must be one of auto, bubblewrap, none, got "jail".',
+    expect(workspaceSandboxOf(createWorkspaceTools({ root: base }))?.type).toBe(
+      sandboxWorks ? 'bubblewrap' : 'unavailable',
+    );
+    expect(() => createWorkspaceTools({ root: base, sandbox: 'jail' as SandboxMode })).toThrow(
+      'Workspace tools: sandbox must be one of auto, bubblewrap, none, got "jail".',
+    );
+    // What `npm run worker` and `npm run dev` pass.
+    expect(
+      bashDescription(
+        workspaceToolsOptionsFromEnvironment({ TOLLGATE_WORKSPACE: base, TOLLGATE_TOOL_SANDBOX: 'none' }),
+      ),
+    ).toContain('It is not sandboxed');
+    expect(() => workspaceToolsOptionsFromEnvironment({ TOLLGATE_TOOL_SANDBOX: 'jail' })).toThrow(
+      'TOLLGATE_TOOL_SANDBOX must be one of auto, bubblewrap, none, got "jail".',
     );
   });
 

@@ -68,16 +68,13 @@ describe('resolveWorkspaceRoot', () => {
     fs.rmSync(base, { recursive: true, force: true });
   });
 
-  it('uses TOLLGATE_WORKSPACE when no root is given', () => {
+  it('defaults to .tollgate/workspace under the current folder, whatever TOLLGATE_WORKSPACE says', () => {
+    // The variable is `npm run worker`'s (workspaceToolsOptionsFromEnvironment), not the library's.
     process.env.TOLLGATE_WORKSPACE = path.join(base, 'from-env');
-    expect(resolveWorkspaceRoot()).toBe(path.join(base, 'from-env'));
-  });
-
-  it('defaults to .tollgate/workspace under the current folder', () => {
-    delete process.env.TOLLGATE_WORKSPACE;
     process.chdir(base);
     expect(resolveWorkspaceRoot()).toBe(path.join(base, '.tollgate', 'workspace'));
     expect(fs.statSync(path.join(base, '.tollgate', 'workspace')).isDirectory()).toBe(true);
+    expect(fs.existsSync(path.join(base, 'from-env'))).toBe(false);
   });
 
   it('refuses a root that is a file', () => {

@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createWorkspaceTools, resolveSandbox, resolveToolEnvironment } from '../../../src/tools/workspace';
+import {
+  createWorkspaceTools,
+  resolveSandbox,
+  resolveToolEnvironment,
+  workspaceToolsOptionsFromEnvironment,
+} from '../../../src/tools/workspace';
 import type { CommandResult } from '../../../src/tools/workspace';
 import { createTestWorkspace, type TestWorkspace } from './workspace-fixture';
 
@@ -65,12 +70,23 @@ describe('the environment of bash', () => {
     },
   );
 
-  it('passes the variables the operator allows, by option and by TOLLGATE_TOOL_ENV_ALLOW, and fixed values', async () => {
+  it('passes the variables the operator allows by option, and fixed values; TOLLGATE_TOOL_ENV_ALLOW through the binaries', async () => {
     process.env.BUILD_FLAVOUR = 'nightly';
     process.env.TOLLGATE_TOOL_ENV_ALLOW = ' NODE_ENV , BUILD_FLAVOUR';
     process.env.NOT_LISTED = 'hidden';
     process.env.AWS_REGION = 'eu-west-3';
+    // Configured in code: the variable is not read.
     workspace = createTestWorkspace({ env: { allow: ['AWS_REGION'], set: { CI: '1' } } });
+    const inCode = (await workspace.call('bash', { command: 'printenv' })) as CommandResult;
+    expect(inCode.stdout).toContain('AWS_REGION=eu-west-3\n');
+    expect(inCode.stdout).toContain('CI=1\n');
+    expect(inCode.stdout).not.toContain('BUILD_FLAVOUR');
+    expect(inCode.stdout).not.toContain('NODE_ENV');
+    workspace.remove();
+
+    // As `npm run worker` makes them: the variable's names beside the option's.
+    const { env } = workspaceToolsOptionsFromEnvironment();
+    workspace = createTestWorkspace({ env: { allow: [...(env?.allow ?? []), 'AWS_REGION'], set: { CI: '1' } } });
     const result = (await workspace.call('bash', { command: 'printenv' })) as CommandResult;
     expect(result.stdout).toContain('NODE_ENV=test\n');
     expect(result.stdout).toContain('BUILD_FLAVOUR=nightly\n');
@@ -86,10 +102,13 @@ describe('the environment of bash', () => {
     expect(() => createTestWorkspace({ env: { allow: ['HOME'] } })).toThrow(
       "Tool environment: HOME is the tools' own folder; choose it with env.home, not allow or set.",
     );
-    process.env.TOLLGATE_TOOL_ENV_ALLOW = 'SLACK_SIGNING_SECRET';
-    expect(() => createTestWorkspace()).toThrow(/SLACK_SIGNING_SECRET cannot be passed to tools/);
-    process.env.TOLLGATE_TOOL_ENV_ALLOW = 'NOT A NAME';
-    expect(() => createTestWorkspace()).toThrow('Tool environment: "NOT A NAME" is not a variable name');
+    const listed = (names: string) => workspaceToolsOptionsFromEnvironment({ TOLLGATE_TOOL_ENV_ALLOW: names }).env;
+    expect(() => createTestWorkspace({ env: listed('SLACK_SIGNING_SECRET') })).toThrow(
+      /SLACK_SIGNING_SECRET cannot be passed to tools/,
+    );
+    expect(() => createTestWorkspace({ env: listed('NOT A NAME') })).toThrow(
+      'Tool environment: "NOT A NAME" is not a variable name',
+    );
   });
 
   it('gives bash a HOME of its own, not the worker one', async () => {
