@@ -26,7 +26,8 @@ export function checkKeptFromTools(workspace: string, places: Record<string, str
     throw new TypeError(
       `${name} (${place}) ${where} the tools' workspace (${root}); keep ${what} where tools cannot reach: ` +
         'readFile, listDir, glob and grep read the workspace without asking anyone, and approved writes change it. ' +
-        'Move one of them (TOLLGATE_WORKSPACE, or the setting named here).',
+        "Move one of them: the workspace (TOLLGATE_WORKSPACE; in code, createWorkspaceTools' root and createGateway's " +
+        'workspace), or the place named here.',
     );
   }
 }

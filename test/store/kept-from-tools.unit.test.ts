@@ -9,8 +9,8 @@ describe("keeping the store and the gateway's files from the tools", () => {
     expect(() => checkKeptFromTools('/srv/repo', { TOLLGATE_STORE_DIR: '/srv/repo/.tollgate/store' }, what)).toThrow(
       "TOLLGATE_STORE_DIR (/srv/repo/.tollgate/store) is inside the tools' workspace (/srv/repo); keep the content " +
         "store (other people's outputs) where tools cannot reach: readFile, listDir, glob and grep read the " +
-        'workspace without asking anyone, and approved writes change it. Move one of them (TOLLGATE_WORKSPACE, or the ' +
-        'setting named here).',
+        'workspace without asking anyone, and approved writes change it. Move one of them: the workspace ' +
+        "(TOLLGATE_WORKSPACE; in code, createWorkspaceTools' root and createGateway's workspace), or the place named here.",
     );
   });
 
