@@ -17,12 +17,12 @@ export interface SandboxOptions {
   /** Default `auto` (`npm run worker` takes `TOLLGATE_TOOL_SANDBOX`). */
   mode?: SandboxMode;
   /**
-   * Whether sandboxed commands reach the network; default off (`npm run worker` takes `TOLLGATE_TOOL_NETWORK`). On means
-   * outbound to public addresses only, through slirp4netns in a network namespace of the sandbox's own: never the
-   * machine's loopback or addresses, Temporal, the gateway or private ranges (docs/tool-sandbox.md).
+   * Whether sandboxed commands reach the network; default off (`npm run worker` takes `TOLLGATE_TOOL_NETWORK`). On
+   * means outbound to public addresses only, through slirp4netns in a network namespace of the sandbox's own: never
+   * the machine's loopback or addresses, Temporal, the gateway or private ranges (docs/tool-sandbox.md).
    */
   network?: boolean;
-  /** With the network on, private IPv4 ranges (CIDR) commands may reach too; default none (`TOLLGATE_TOOL_NETWORK_ALLOW`). */
+  /** With the network on, private IPv4 ranges (CIDR) commands may reach too; default none. */
   networkAllow?: string[];
   /**
    * With the network on, more hosts, addresses or ranges commands never reach, beside the machine's own addresses and

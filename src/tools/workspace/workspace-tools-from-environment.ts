@@ -2,7 +2,7 @@ import { allowedRangesFromEnvironment } from './sandbox-network';
 import { sandboxModes, type SandboxMode, type SandboxOptions } from './sandbox';
 import type { WorkspaceToolsOptions } from './workspace-settings';
 
-/** The workspace tools' settings the environment holds, every part of the sandbox's a field of `sandbox`. */
+/** The workspace tools' settings the environment holds, the sandbox's as an object a caller can add to. */
 export type WorkspaceToolsOptionsFromEnvironment = Omit<WorkspaceToolsOptions, 'sandbox'> & { sandbox: SandboxOptions };
 
 /**
