@@ -153,6 +153,35 @@ describe('the package, from a fresh project outside the repository', () => {
     expect(stdout).toMatch(/^Usage: (npx )?tollgate <command>/);
   });
 
+  it('gives an ES module application every name by import, as a CommonJS one gets it by require', async () => {
+    // Node finds a CommonJS package's names for `import { … }` by reading its code; a name it cannot see there is a
+    // SyntaxError in the application, whatever the types say.
+    const check = path.join(project, 'entry-points.mjs');
+    writeFileSync(
+      check,
+      [
+        "import { createRequire } from 'node:module';",
+        'const require = createRequire(import.meta.url);',
+        'const names = {};',
+        "for (const entry of ['tollgate', 'tollgate/workflows', 'tollgate/testing']) {",
+        '  const imported = Object.keys(await import(entry)).filter((name) => name !== "default" && name !== "__esModule").sort();',
+        '  names[entry] = { imported, required: Object.keys(require(entry)).sort() };',
+        '}',
+        'console.log(JSON.stringify(names));',
+      ].join('\n'),
+    );
+    const { stdout } = await run(process.execPath, [check], { cwd: project });
+    const names = JSON.parse(stdout) as Record<string, { imported: string[]; required: string[] }>;
+    expect(Object.keys(names)).toEqual(['tollgate', 'tollgate/workflows', 'tollgate/testing']);
+    for (const { imported, required } of Object.values(names)) {
+      expect(required.length).toBeGreaterThan(0);
+      expect(imported).toEqual(required);
+    }
+    expect(names.tollgate!.imported).toEqual(
+      expect.arrayContaining(['createTollgateWorker', 'TollgateClient', 'createGateway']),
+    );
+  });
+
   it("type-checks the app, runs its worker and gateway, and reads the approved refund's result and the denial", async () => {
     await run(process.execPath, [path.join(project, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
       cwd: project,
