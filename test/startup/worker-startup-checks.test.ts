@@ -188,6 +188,20 @@ describe('npm run worker', () => {
     }
   });
 
+  it("takes its tools' folder from TOLLGATE_WORKSPACE, and refuses a content store inside it", async () => {
+    const project = path.join(state, 'project');
+    const refused = await runWorker({
+      TOLLGATE_ACCEPT_UNSIGNED_DECISIONS: 'true',
+      TOLLGATE_WORKSPACE: project,
+      TOLLGATE_STORE_DIR: path.join(project, 'store'),
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.output).toContain(
+      `TOLLGATE_STORE_DIR (${path.join(project, 'store')}) is inside the tools' workspace (${fs.realpathSync(project)})`,
+    );
+    expect(refused.output).not.toContain('Tools: ');
+  });
+
   it('starts unsigned only by the explicit opt-out, and says so', async () => {
     const unsigned = await runWorker({ TOLLGATE_ACCEPT_UNSIGNED_DECISIONS: 'true' });
     // A restart with the same code takes the bundle the earlier start kept, instead of bundling for seconds again.
