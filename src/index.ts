@@ -85,7 +85,12 @@ export {
   type McpServerConfigs,
   type McpToolSource,
 } from './tools/mcp';
-export { createWorkspaceTools, workspaceToolsOptionsFromEnvironment } from './tools/workspace';
+export {
+  createWorkspaceTools,
+  describeToolSandbox,
+  workspaceRootsOf,
+  workspaceToolsOptionsFromEnvironment,
+} from './tools/workspace';
 export {
   createTollgateWorker,
   planApprovalFromEnvironment,

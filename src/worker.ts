@@ -31,6 +31,7 @@ import {
   createWorkspaceTools,
   describeToolSandbox,
   refuseUnsandboxedToolsWithSecrets,
+  workspaceRootsOf,
   workspaceToolsOptionsFromEnvironment,
 } from './tools/workspace';
 import type { ApprovalNotifier } from './notifications/notification-types';
@@ -325,6 +326,7 @@ async function main(): Promise<void> {
     console.log(`Tollgate worker on task queue "${temporal.taskQueue}" (${temporal.connectionOptions.address}).`);
     console.log(`Decisions: ${decisionSigningOf(policy, acceptUnsignedDecisionsFromEnvironment()).description}.`);
     console.log(`Content store: ${store.description} (every worker and gateway must name the same one).`);
+    console.log(`Workspace: ${workspaceRootsOf(tools).join(', ')} (TOLLGATE_WORKSPACE).`);
     console.log(`Tools: ${describeToolSandbox(tools)}.`);
     await worker.run();
   } finally {

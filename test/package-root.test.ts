@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import * as tollgate from '../src';
 import * as workflows from '../src/workflows';
 
@@ -7,6 +10,17 @@ describe('the package root', () => {
     expect(typeof tollgate.defineTool).toBe('function');
     expect(typeof tollgate.TollgateClient).toBe('function');
     expect(typeof tollgate.createWorkspaceTools).toBe('function');
+    // The binaries' settings for the example tools, and the start-up lines `npm run worker` prints about them.
+    const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tollgate-package-root-')));
+    try {
+      const tools = tollgate.createWorkspaceTools(
+        tollgate.workspaceToolsOptionsFromEnvironment({ TOLLGATE_WORKSPACE: root }),
+      );
+      expect(tollgate.workspaceRootsOf(tools)).toEqual([root]);
+      expect(tollgate.describeToolSandbox(tools)).toMatch(/^bash /);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
     expect(tollgate.agentTurnWorkflowType).toBe('agentTurn');
     expect(tollgate.toolApprovalResponseSignal.name).toBe('toolApprovalResponse');
     expect(tollgate.respondToToolApprovalsUpdate.name).toBe('respondToToolApprovals');

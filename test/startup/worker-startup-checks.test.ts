@@ -204,6 +204,10 @@ describe('npm run worker', () => {
 
   it('starts unsigned only by the explicit opt-out, and says so', async () => {
     const unsigned = await runWorker({ TOLLGATE_ACCEPT_UNSIGNED_DECISIONS: 'true' });
+    // Where the tools work, before the line that ends the start (the test stops the worker there).
+    expect(unsigned.output).toContain(
+      `Workspace: ${fs.realpathSync(path.join(state, 'workspace'))} (TOLLGATE_WORKSPACE).`,
+    );
     // A restart with the same code takes the bundle the earlier start kept, instead of bundling for seconds again.
     expect(unsigned.output).toContain(
       `Workflow code unchanged: using the bundle in ${path.join(state, 'workflow-bundles')}`,
