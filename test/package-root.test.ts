@@ -10,7 +10,13 @@ describe('the package root', () => {
     expect(typeof tollgate.defineTool).toBe('function');
     expect(typeof tollgate.TollgateClient).toBe('function');
     expect(typeof tollgate.createWorkspaceTools).toBe('function');
-    // The binaries' settings for the example tools, and the start-up lines `npm run worker` prints about them.
+    expect(tollgate.agentTurnWorkflowType).toBe('agentTurn');
+    expect(tollgate.toolApprovalResponseSignal.name).toBe('toolApprovalResponse');
+    expect(tollgate.respondToToolApprovalsUpdate.name).toBe('respondToToolApprovals');
+    expect(tollgate.pendingToolApprovalsQuery.name).toBe('pendingToolApprovals');
+  });
+
+  it("gives a worker of one's own the example tools as npm run worker makes them, and its start-up lines", () => {
     const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'tollgate-package-root-')));
     try {
       const tools = tollgate.createWorkspaceTools(
@@ -21,10 +27,6 @@ describe('the package root', () => {
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
-    expect(tollgate.agentTurnWorkflowType).toBe('agentTurn');
-    expect(tollgate.toolApprovalResponseSignal.name).toBe('toolApprovalResponse');
-    expect(tollgate.respondToToolApprovalsUpdate.name).toBe('respondToToolApprovals');
-    expect(tollgate.pendingToolApprovalsQuery.name).toBe('pendingToolApprovals');
   });
 
   it('gives workflow code an entry with the workflows and the contract, and nothing with I/O', () => {
