@@ -1,6 +1,7 @@
 import { PersonDirectory, readAccessFile } from '../identity';
 import { folderStoreFromEnvironment } from '../startup/gateway-startup-checks';
 import { checkKeptFromTools } from '../store/kept-from-tools';
+import { defaultWorkspaceFolder } from '../tools/workspace/resolve-workspace-root';
 import { ApproverTokens, approverTokensFromEnvironment } from './auth/approver-tokens';
 import { defaultBodyLimitBytes, type GatewayRateLimit } from './gateway-options';
 import { decisionSigningKeyFromEnvironment } from './decisions/decision-signing-key';
@@ -23,9 +24,6 @@ export interface GatewaySettings {
   bodyLimitBytes: number;
   rateLimit: Required<GatewayRateLimit>;
 }
-
-// The tools' default workspace (see src/tools/workspace): the gateway's files must never be inside it.
-const defaultWorkspaceFolder = '.tollgate/workspace';
 
 /**
  * Reads the gateway's settings. Throws a TypeError naming the variable when one is wrong, and when no
@@ -60,7 +58,8 @@ export function gatewaySettingsFromEnvironment(environment: NodeJS.ProcessEnv = 
     );
   }
   const access = accessFile ? readAccessFile(accessFile) : undefined;
-  const workspace = environment.TOLLGATE_WORKSPACE || defaultWorkspaceFolder;
+  // Read as the workers read it (workspaceToolsOptionsFromEnvironment): blank is unset.
+  const workspace = environment.TOLLGATE_WORKSPACE?.trim() || defaultWorkspaceFolder;
   assertOutsideWorkspace(workspace, {
     TOLLGATE_ACCESS_FILE: accessFile,
     TOLLGATE_GATEWAY_TOKENS_FILE: environment.TOLLGATE_GATEWAY_TOKENS_FILE,

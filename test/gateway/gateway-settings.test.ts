@@ -98,6 +98,9 @@ describe('gatewaySettingsFromEnvironment', () => {
       gatewaySettingsFromEnvironment({ ...base, TOLLGATE_GATEWAY_AUDIT_FILE: path.join(folder, 'audit.jsonl') })
         .auditFile,
     ).toBe(path.join(folder, 'audit.jsonl'));
+    // Read as the workers read it: a padded value names the same folder, a blank one the default.
+    expect(gatewaySettingsFromEnvironment({ ...base, TOLLGATE_WORKSPACE: ` ${workspace} ` }).workspace).toBe(workspace);
+    expect(gatewaySettingsFromEnvironment({ ...base, TOLLGATE_WORKSPACE: ' ' }).workspace).toBe('.tollgate/workspace');
   });
 
   it('reads the decision signing key as PEM or base64 DER, with its key id', () => {
